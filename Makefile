@@ -1,0 +1,92 @@
+# KDA / GDN for Octave -- build, tests, lab and benchmarks.
+#
+#   make            install missing Debian packages, build the MEX gateway
+#   make validate   the lab: gradient checks, derivations, precision (main job)
+#   make test       every test: C core (plain and sanitized), Octave tests
+#   make bench      timings (medians, tokens/s, ratio to same-run gemm)
+#
+# Nothing but git, gcc and make is assumed: `deps` installs what is missing
+# with apt-get (as root, or through sudo).
+
+DEB_PKGS   := octave liboctave-dev libopenblas-dev liblapacke-dev
+OCTAVE     ?= octave
+OCTFLAGS   := --no-gui --no-window-system --quiet --norc
+MKOCTFILE  ?= mkoctfile
+CC         ?= gcc
+
+BUILD      := build
+CORE_SRC   := $(wildcard mex/core/*.c)
+CORE_HDR   := $(wildcard mex/core/*.h)
+GATE_SRC   := $(wildcard mex/gateway/*.c)
+GATE_HDR   := $(wildcard mex/gateway/*.h)
+MEX_OUT    := octave/private/la_mex.mex
+
+# -march=native: the MEX is built on the machine that runs it.
+OPT        ?= -O3 -march=native
+CFLAGS_ALL := -std=c11 $(OPT) -fPIC -fopenmp -Wall -Wextra -Wno-unknown-pragmas
+LIBS       := -llapacke -lopenblas -lgomp -lm
+
+CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
+GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
+
+.PHONY: all deps build test test-c test-c-sanitize test-octave validate bench clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi
+
+build: deps
+	@$(MAKE) --no-print-directory $(MEX_OUT)
+
+$(BUILD)/core/%.o: mex/core/%.c $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/gateway/%.o: mex/gateway/%.c $(GATE_HDR) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(shell $(MKOCTFILE) -p INCFLAGS 2>/dev/null) -c $< -o $@
+
+$(MEX_OUT): $(CORE_OBJ) $(GATE_OBJ)
+	@mkdir -p $(dir $@)
+	$(MKOCTFILE) --mex -o $@ $(GATE_OBJ) $(CORE_OBJ) $(LIBS) >/dev/null
+
+# ---- tests -------------------------------------------------------------------
+# The core on its own: a C program, then the same under ASan + UBSan.
+$(BUILD)/test_core: mex/tests/test_core.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
+
+$(BUILD)/test_core_san: mex/tests/test_core.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -fno-omit-frame-pointer mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
+
+test-c: deps $(BUILD)/test_core
+	$(BUILD)/test_core
+
+test-c-sanitize: deps $(BUILD)/test_core_san
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/test_core_san --quick
+
+test-octave: build
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests();"
+
+test: build
+	@$(MAKE) --no-print-directory test-c test-c-sanitize test-octave
+
+# ---- the lab and the benchmarks ----------------------------------------------
+validate: build
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_validation();"
+
+bench: build
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench();"
+
+clean:
+	rm -rf $(BUILD) $(MEX_OUT)

@@ -1,0 +1,108 @@
+/*
+ * la_core.h -- public interface of the KDA / GDN core library.
+ *
+ * Plain C11, no Octave or MATLAB header.  Every algorithm exists once, written
+ * against the type-generic macros of la_tmpl.h and compiled twice: the `_s`
+ * entry points work in float, the `_d` ones in double.  All arrays are
+ * column-major with the layouts of ../shared/SPEC.md:
+ *
+ *   q, k                 K x T x H  x B
+ *   v, o, do             V x T x HV x B
+ *   g (KDA)              K x T x HV x B        g (GDN), beta:  T x HV x B
+ *   h0, ht, dht, dh0     K x V x HV x N        (V x K x HV x N if state_vk)
+ *
+ * Sequence n (0-based) is batch b = n, steps [0, T) when cu_seqlens is NULL,
+ * and batch 0, steps [cu_seqlens[n], cu_seqlens[n+1]) otherwise.  Value head
+ * hv reads q/k head hv / (HV / H).
+ *
+ * The entry points never allocate more than O(work items x workspace) and
+ * return LA_ENOMEM when an allocation fails; they never abort.
+ */
+#ifndef LA_CORE_H
+#define LA_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { LA_OK = 0, LA_ENOMEM = 1, LA_EARG = 2 };
+
+/* What is computed: sizes, options.  Filled by the caller (the MEX gateway
+ * or the C test), already validated. */
+typedef struct la_problem {
+  ptrdiff_t K, V, T, H, HV, B;
+  ptrdiff_t N;                  /* number of sequences: B, or numel(cu)-1  */
+  const int64_t *cu_seqlens;    /* N+1 offsets (B == 1), or NULL           */
+  int kda;                      /* 1: per-channel gate (KDA); 0: scalar (GDN) */
+  double scale;                 /* o = S^T (scale q)                       */
+  int qk_l2norm;                /* q, k divided by their L2 norm over K    */
+  int gate_in_kernel;           /* g is raw; gate = f(g, A_log, dt_bias)   */
+  int has_lower_bound;          /* use lower_bound * sigmoid(...) form     */
+  double lower_bound;           /* < 0                                     */
+  int beta_sigmoid;             /* beta is a logit                         */
+  int allow_neg_eigval;         /* beta_used = 2 sigmoid(beta)             */
+  int state_vk;                 /* states stored V x K instead of K x V    */
+  ptrdiff_t chunk;              /* chunk size (chunk path) or checkpoint
+                                   interval (recurrent backward); >= 1     */
+} la_problem;
+
+/* Forward arguments.  Pointers are to the working class (float or double)
+ * of the entry point called.  h0, dt_bias may be NULL (zeros). */
+typedef struct la_fwd_io {
+  const void *q, *k, *v, *g, *beta;
+  const void *A_log;            /* HV, used when gate_in_kernel            */
+  const void *dt_bias;          /* K x HV (KDA) or HV (GDN), or NULL       */
+  const void *h0;               /* initial states, or NULL                 */
+  void *o;                      /* out: V x T x HV x B                     */
+  void *ht;                     /* out: final states                       */
+} la_fwd_io;
+
+/* Backward arguments: the forward inputs, the output gradients, and the
+ * gradient outputs (each the shape of its input).  dht may be NULL (zero).
+ * dA_log and ddt_bias are written only when gate_in_kernel (ddt_bias is
+ * always written then, even if dt_bias is NULL). */
+typedef struct la_bwd_io {
+  const void *q, *k, *v, *g, *beta, *A_log, *dt_bias, *h0;
+  const void *dout, *dht;
+  void *dq, *dk, *dv, *dg, *dbeta, *dh0, *dA_log, *ddt_bias;
+} la_bwd_io;
+
+/* Per-chunk quantities of the chunked forward ('Intermediates').  Every
+ * pointer is optional (NULL: not wanted).  Layouts, with C = chunk size:
+ *   G      gate layout (K x T x HV x B, GDN: T x HV x B): cumulative gate
+ *          inside the chunk, G_r = g_1 + ... + g_r
+ *   A_raw, A, Aqk   C x T x HV x B: column t holds row i of the chunk's
+ *          C x C matrix, where t is the i-th step of its chunk; entries for
+ *          columns past the chunk's length are zero
+ *   w      K x T x HV x B;   u, v_new   V x T x HV x B
+ *   h      K x V x HV x NC: the state entering each chunk, chunks numbered
+ *          sequence by sequence (always K x V, whatever state_vk says)
+ *   chunk_seq, chunk_t0, chunk_len   NC entries each (0-based seq, start)
+ * la_chunk_count() gives NC. */
+typedef struct la_chunk_aux {
+  void *G, *A_raw, *A, *w, *u, *Aqk, *h, *v_new;
+  int64_t *chunk_seq, *chunk_t0, *chunk_len;
+} la_chunk_aux;
+
+/* Number of chunks over all sequences for chunk size p->chunk. */
+ptrdiff_t la_chunk_count(const la_problem *p);
+
+/* Recurrent (step by step) forward and backward. */
+int la_recurrent_fwd_s(const la_problem *p, const la_fwd_io *io);
+int la_recurrent_fwd_d(const la_problem *p, const la_fwd_io *io);
+int la_recurrent_bwd_s(const la_problem *p, const la_bwd_io *io);
+int la_recurrent_bwd_d(const la_problem *p, const la_bwd_io *io);
+
+/* Chunked forward and backward (aux may be NULL). */
+int la_chunk_fwd_s(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux);
+int la_chunk_fwd_d(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux);
+int la_chunk_bwd_s(const la_problem *p, const la_bwd_io *io);
+int la_chunk_bwd_d(const la_problem *p, const la_bwd_io *io);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

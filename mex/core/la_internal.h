@@ -1,0 +1,80 @@
+/*
+ * la_internal.h -- helpers shared by the algorithms of the core library:
+ * where a sequence lives in the packed arrays, and BLAS thread control.
+ * Not part of the public interface.
+ */
+#ifndef LA_INTERNAL_H
+#define LA_INTERNAL_H
+
+#include "la_core.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* malloc for count elements (at least one, so a zero-size request still
+ * gives a pointer to free); NULL on overflow or failure. */
+static inline void *la_alloc(ptrdiff_t count, size_t size)
+{
+  if (count < 1) count = 1;
+  if ((size_t)count > (size_t)-1 / size) return NULL;
+  return malloc((size_t)count * size);
+}
+
+/* One sequence: batch b, steps [t0, t0 + len) of that batch. */
+typedef struct la_seq {
+  ptrdiff_t b, t0, len;
+} la_seq;
+
+static inline la_seq la_seq_of(const la_problem *p, ptrdiff_t n)
+{
+  la_seq s;
+  if (p->cu_seqlens) {
+    s.b = 0;
+    s.t0 = (ptrdiff_t)p->cu_seqlens[n];
+    s.len = (ptrdiff_t)p->cu_seqlens[n + 1] - s.t0;
+  } else {
+    s.b = n;
+    s.t0 = 0;
+    s.len = p->T;
+  }
+  return s;
+}
+
+/* Element offsets of the first step of sequence s, value head hv. */
+static inline ptrdiff_t la_qk_head(const la_problem *p, ptrdiff_t hv)
+{
+  return hv / (p->HV / p->H);
+}
+static inline ptrdiff_t la_off_qk(const la_problem *p, la_seq s, ptrdiff_t hv)
+{
+  return p->K * (s.t0 + p->T * (la_qk_head(p, hv) + p->H * s.b));
+}
+static inline ptrdiff_t la_off_qk_expanded(const la_problem *p, la_seq s, ptrdiff_t hv)
+{
+  return p->K * (s.t0 + p->T * (hv + p->HV * s.b));
+}
+static inline ptrdiff_t la_off_v(const la_problem *p, la_seq s, ptrdiff_t hv)
+{
+  return p->V * (s.t0 + p->T * (hv + p->HV * s.b));
+}
+/* gate: K values per step for KDA, one for GDN */
+static inline ptrdiff_t la_gate_dim(const la_problem *p) { return p->kda ? p->K : 1; }
+static inline ptrdiff_t la_off_gate(const la_problem *p, la_seq s, ptrdiff_t hv)
+{
+  return la_gate_dim(p) * (s.t0 + p->T * (hv + p->HV * s.b));
+}
+static inline ptrdiff_t la_off_beta(const la_problem *p, la_seq s, ptrdiff_t hv)
+{
+  return s.t0 + p->T * (hv + p->HV * s.b);
+}
+static inline ptrdiff_t la_off_state(const la_problem *p, ptrdiff_t n, ptrdiff_t hv)
+{
+  return p->K * p->V * (hv + p->HV * n);
+}
+
+/* OpenBLAS is told to use one thread while our own OpenMP loop runs (its
+ * threads would otherwise fight ours); the caller's setting is restored.
+ * Weak symbols: with another BLAS (MATLAB's MKL) these are no-ops. */
+int la_blas_threads_begin(void);
+void la_blas_threads_end(int saved);
+
+#endif

@@ -1,0 +1,5 @@
+
+## (help text: see issue 2; filled in by the tests/help work)
+function varargout = kda_recurrent (varargin)
+  [varargout{1:max (nargout, 1)}] = la_mex ('kda_recurrent', varargin{:});
+endfunction
