@@ -1,4 +1,10 @@
-/* TEMPORARY stub: replaced by the chunked forward. */
+/* la_chunk.c -- instantiates la_chunk_impl.h for float and double. */
 #include "la_internal.h"
-int la_chunk_fwd_s(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux) { (void)p; (void)io; (void)aux; return LA_EARG; }
-int la_chunk_fwd_d(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux) { (void)p; (void)io; (void)aux; return LA_EARG; }
+#include <cblas.h>
+
+#define LA_DOUBLE 0
+#include "la_chunk_impl.h"
+#undef LA_DOUBLE
+#define LA_DOUBLE 1
+#include "la_chunk_impl.h"
+#undef LA_DOUBLE

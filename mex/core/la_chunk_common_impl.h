@@ -1,0 +1,197 @@
+/*
+ * la_chunk_common_impl.h -- template: the intra-chunk quantities of the
+ * chunked algorithm, shared by its forward (la_chunk_impl.h) and its
+ * backward (la_chunk_bwd_impl.h), which recomputes them chunk by chunk.
+ * docs/chunk_forward.md derives them; docs/stability.md explains the scheme.
+ *
+ * For one chunk of c <= C steps (columns i = 0..c-1 of the K x c blocks q, k
+ * and the V x c block v) with per-step decays a_i = exp(g_i):
+ *   eG(:,i)  = exp(G_i)        = a_0 .* ... .* a_i            (G_i = g_0+...+g_i)
+ *   eGc(:,i) = exp(G_{c-1} - G_i) = a_{i+1} .* ... .* a_{c-1}
+ *   QG = eG .* q,  KG = eG .* k,  KC = eGc .* k
+ *   A_raw(i,j) = beta_i k_i' Diag(exp(G_i - G_j)) k_j      (j < i)
+ *   Aqk(i,j)   = scale q_i' Diag(exp(G_i - G_j)) k_j       (j <= i)
+ *   w = KG Diag(beta) (I + A_raw)^{-T},  u = v Diag(beta) (I + A_raw)^{-T}
+ * (w, u stored K x c and V x c: column i is row i of the math's w, u.)
+ *
+ * Every decay factor is a running product of per-step decays, so all of them
+ * are <= 1 when g <= 0: nothing overflows however strong the gates, and the
+ * only exp() calls are the c K per-step ones.  The gated products split the
+ * chunk into sub-blocks of LA_SUB rows: off the diagonal, rows of block I and
+ * columns j before it meet at the reference r = first row of I,
+ *   exp(G_i - G_j) = exp(G_i - G_r) exp(G_r - G_j),   both factors <= 1,
+ * and the block is one GEMM; on the diagonal the factor is formed per pair.
+ */
+#include "la_common_impl.h"
+#include "la_tmpl.h"
+
+#ifndef LA_SUB
+#define LA_SUB 16
+#endif
+
+typedef struct {
+  ptrdiff_t K, V, C;
+  real_t *a, *eG, *eGc;          /* K x C  decays                           */
+  real_t *QG, *KG, *KC;          /* K x C  gated q, k                       */
+  real_t *X, *Xk, *Y;            /* K x C  sub-block scaled q, k and k      */
+  real_t *Araw, *Aqk, *Am;       /* C x C  (ld C)                           */
+  real_t *w, *u;                 /* K x C, V x C                            */
+  real_t *f;                     /* K      running product                  */
+} LA_FN(chunk_ws);
+
+static inline size_t LA_FN(chunk_ws_size)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t C)
+{
+  return (size_t)(9 * K * C + 3 * C * C + K * C + V * C + K);
+}
+
+/* Carve the workspace out of one buffer of chunk_ws_size() elements. */
+static inline void LA_FN(chunk_ws_init)(LA_FN(chunk_ws) *ws, real_t *buf, ptrdiff_t K,
+                                        ptrdiff_t V, ptrdiff_t C)
+{
+  ws->K = K; ws->V = V; ws->C = C;
+  ws->a = buf; buf += K * C;
+  ws->eG = buf; buf += K * C;
+  ws->eGc = buf; buf += K * C;
+  ws->QG = buf; buf += K * C;
+  ws->KG = buf; buf += K * C;
+  ws->KC = buf; buf += K * C;
+  ws->X = buf; buf += K * C;
+  ws->Xk = buf; buf += K * C;
+  ws->Y = buf; buf += K * C;
+  ws->Araw = buf; buf += C * C;
+  ws->Aqk = buf; buf += C * C;
+  ws->Am = buf; buf += C * C;
+  ws->w = buf; buf += K * C;
+  ws->u = buf; buf += V * C;
+  ws->f = buf;
+}
+
+/* The decays of one chunk: a, eG, eGc (see top). g: gate of the chunk's
+ * first step (K per step for KDA, 1 for GDN). */
+static inline void LA_FN(chunk_decays)(const la_problem *p, ptrdiff_t c, const real_t *g,
+                                       LA_FN(chunk_ws) *ws)
+{
+  const ptrdiff_t K = p->K, GD = la_gate_dim(p);
+  ptrdiff_t i, x;
+  for (i = 0; i < c; i++) LA_FN(la_decay)(p, g + GD * i, ws->a + K * i);
+  for (x = 0; x < K; x++) ws->eG[x] = ws->a[x];
+  for (i = 1; i < c; i++)
+    for (x = 0; x < K; x++) ws->eG[x + K * i] = ws->eG[x + K * (i - 1)] * ws->a[x + K * i];
+  for (x = 0; x < K; x++) ws->eGc[x + K * (c - 1)] = 1;
+  for (i = c - 2; i >= 0; i--)
+    for (x = 0; x < K; x++)
+      ws->eGc[x + K * i] = ws->eGc[x + K * (i + 1)] * ws->a[x + K * (i + 1)];
+}
+
+/* Scaled copies for the off-diagonal sub-blocks of block row [r, r1):
+ *   X(:,i)  = s q_i .* exp(G_i - G_r),  Xk(:,i) = k_i .* exp(G_i - G_r)  (i in [r, r1))
+ *   Y(:,j)  = k_j .* exp(G_r - G_j)                                       (j < r)
+ * q may be NULL (only Xk, Y wanted). */
+static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t r1,
+                                            const real_t *q, const real_t *k, real_t scale,
+                                            LA_FN(chunk_ws) *ws)
+{
+  real_t *f = ws->f;
+  ptrdiff_t i, j, x;
+  for (x = 0; x < K; x++) f[x] = 1;
+  for (i = r; i < r1; i++) {
+    if (i > r)
+      for (x = 0; x < K; x++) f[x] *= ws->a[x + K * i];
+    for (x = 0; x < K; x++) {
+      if (q) ws->X[x + K * i] = scale * q[x + K * i] * f[x];
+      ws->Xk[x + K * i] = k[x + K * i] * f[x];
+    }
+  }
+  for (x = 0; x < K; x++) f[x] = 1;
+  for (j = r - 1; j >= 0; j--) {
+    for (x = 0; x < K; x++) f[x] *= ws->a[x + K * (j + 1)];
+    for (x = 0; x < K; x++) ws->Y[x + K * j] = k[x + K * j] * f[x];
+  }
+}
+
+/* A_raw (strictly lower, scaled by beta) and Aqk (lower with diagonal) of one
+ * chunk; upper parts are zeroed, entries past c untouched. */
+static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
+                                               const real_t *k, const real_t *beta,
+                                               LA_FN(chunk_ws) *ws)
+{
+  const ptrdiff_t K = p->K, C = ws->C;
+  const real_t scale = (real_t)p->scale;
+  real_t *Ar = ws->Araw, *Aq = ws->Aqk, *f = ws->f;
+  ptrdiff_t r, i, j, x;
+
+  for (j = 0; j < c; j++)
+    for (i = 0; i < c; i++) Ar[i + C * j] = Aq[i + C * j] = 0;
+  for (r = 0; r < c; r += LA_SUB) {
+    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
+    /* diagonal sub-block: exp(G_i - G_j) as a running product over i */
+    for (j = r; j < r1; j++) {
+      const real_t *kj = k + K * j;
+      real_t d = 0;
+      for (x = 0; x < K; x++) {
+        f[x] = kj[x];
+        d += q[x + K * j] * kj[x];
+      }
+      Aq[j + C * j] = scale * d;
+      for (i = j + 1; i < r1; i++) {
+        const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
+        real_t dq = 0, dk = 0;
+#pragma omp simd reduction(+ : dq, dk)
+        for (x = 0; x < K; x++) {
+          f[x] *= ai[x];
+          dq += qi[x] * f[x];
+          dk += ki[x] * f[x];
+        }
+        Aq[i + C * j] = scale * dq;
+        Ar[i + C * j] = beta[i] * dk;
+      }
+    }
+    if (r == 0) continue;
+    /* off-diagonal: rows [r, r1) against columns [0, r), one GEMM each */
+    LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)(r1 - r), (int)r, (int)K, 1, ws->X + K * r,
+            (int)K, ws->Y, (int)K, 0, Aq + r, (int)C);
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)(r1 - r), (int)r, (int)K, 1, ws->Xk + K * r,
+            (int)K, ws->Y, (int)K, 0, Ar + r, (int)C);
+    for (j = 0; j < r; j++)
+      for (i = r; i < r1; i++) Ar[i + C * j] *= beta[i];
+  }
+}
+
+/* Everything intra-chunk: decays, gated q/k, A_raw, Aqk, w, u, and with
+ * want_A the explicit A = (I + A_raw)^{-1} Diag(beta) in ws->Am. */
+static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const real_t *q,
+                                      const real_t *k, const real_t *v, const real_t *g,
+                                      const real_t *beta, int want_A, LA_FN(chunk_ws) *ws)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = ws->C;
+  ptrdiff_t i, x;
+
+  LA_FN(chunk_decays)(p, c, g, ws);
+  for (i = 0; i < c; i++)
+    for (x = 0; x < K; x++) {
+      ws->QG[x + K * i] = ws->eG[x + K * i] * q[x + K * i];
+      ws->KG[x + K * i] = ws->eG[x + K * i] * k[x + K * i];
+      ws->KC[x + K * i] = ws->eGc[x + K * i] * k[x + K * i];
+    }
+  LA_FN(chunk_gated_products)(p, c, q, k, beta, ws);
+
+  /* w = KG D L^{-T},  u = v D L^{-T}: forward substitution by trsm */
+  for (i = 0; i < c; i++) {
+    for (x = 0; x < K; x++) ws->w[x + K * i] = beta[i] * ws->KG[x + K * i];
+    for (x = 0; x < V; x++) ws->u[x + V * i] = beta[i] * v[x + V * i];
+  }
+  LA_TRSM(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit, (int)K, (int)c, 1,
+          ws->Araw, (int)C, ws->w, (int)K);
+  LA_TRSM(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit, (int)V, (int)c, 1,
+          ws->Araw, (int)C, ws->u, (int)V);
+  if (want_A) {
+    ptrdiff_t j;
+    for (j = 0; j < c; j++)
+      for (i = 0; i < c; i++) ws->Am[i + C * j] = i == j ? beta[i] : 0;
+    LA_TRSM(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, (int)c, (int)c, 1,
+            ws->Araw, (int)C, ws->Am, (int)C);
+  }
+}
+
+#include "la_tmpl_end.h"
