@@ -1,4 +1,10 @@
-/* TEMPORARY stub: replaced by the chunked backward. */
+/* la_chunk_bwd.c -- instantiates la_chunk_bwd_impl.h for float and double. */
 #include "la_internal.h"
-int la_chunk_bwd_s(const la_problem *p, const la_bwd_io *io) { (void)p; (void)io; return LA_EARG; }
-int la_chunk_bwd_d(const la_problem *p, const la_bwd_io *io) { (void)p; (void)io; return LA_EARG; }
+#include <cblas.h>
+
+#define LA_DOUBLE 0
+#include "la_chunk_bwd_impl.h"
+#undef LA_DOUBLE
+#define LA_DOUBLE 1
+#include "la_chunk_bwd_impl.h"
+#undef LA_DOUBLE

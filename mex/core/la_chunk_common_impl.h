@@ -34,14 +34,15 @@ typedef struct {
   real_t *a, *eG, *eGc;          /* K x C  decays                           */
   real_t *QG, *KG, *KC;          /* K x C  gated q, k                       */
   real_t *X, *Xk, *Y;            /* K x C  sub-block scaled q, k and k      */
-  real_t *Araw, *Aqk, *Am;       /* C x C  (ld C)                           */
+  real_t *E, *F;                 /* K x C  their factors exp(G_i - G_r), exp(G_r - G_j) */
+  real_t *Araw, *Aqk, *Am, *M;   /* C x C  (ld C); M = A_raw before the beta rows */
   real_t *w, *u;                 /* K x C, V x C                            */
   real_t *f;                     /* K      running product                  */
 } LA_FN(chunk_ws);
 
 static inline size_t LA_FN(chunk_ws_size)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t C)
 {
-  return (size_t)(9 * K * C + 3 * C * C + K * C + V * C + K);
+  return (size_t)(11 * K * C + 4 * C * C + K * C + V * C + K);
 }
 
 /* Carve the workspace out of one buffer of chunk_ws_size() elements. */
@@ -58,6 +59,9 @@ static inline void LA_FN(chunk_ws_init)(LA_FN(chunk_ws) *ws, real_t *buf, ptrdif
   ws->X = buf; buf += K * C;
   ws->Xk = buf; buf += K * C;
   ws->Y = buf; buf += K * C;
+  ws->E = buf; buf += K * C;
+  ws->F = buf; buf += K * C;
+  ws->M = buf; buf += C * C;
   ws->Araw = buf; buf += C * C;
   ws->Aqk = buf; buf += C * C;
   ws->Am = buf; buf += C * C;
@@ -86,7 +90,7 @@ static inline void LA_FN(chunk_decays)(const la_problem *p, ptrdiff_t c, const r
 /* Scaled copies for the off-diagonal sub-blocks of block row [r, r1):
  *   X(:,i)  = s q_i .* exp(G_i - G_r),  Xk(:,i) = k_i .* exp(G_i - G_r)  (i in [r, r1))
  *   Y(:,j)  = k_j .* exp(G_r - G_j)                                       (j < r)
- * q may be NULL (only Xk, Y wanted). */
+ * and the factors themselves in E(:,i), F(:,j). */
 static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t r1,
                                             const real_t *q, const real_t *k, real_t scale,
                                             LA_FN(chunk_ws) *ws)
@@ -98,6 +102,7 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
     if (i > r)
       for (x = 0; x < K; x++) f[x] *= ws->a[x + K * i];
     for (x = 0; x < K; x++) {
+      ws->E[x + K * i] = f[x];
       if (q) ws->X[x + K * i] = scale * q[x + K * i] * f[x];
       ws->Xk[x + K * i] = k[x + K * i] * f[x];
     }
@@ -105,15 +110,18 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
   for (x = 0; x < K; x++) f[x] = 1;
   for (j = r - 1; j >= 0; j--) {
     for (x = 0; x < K; x++) f[x] *= ws->a[x + K * (j + 1)];
-    for (x = 0; x < K; x++) ws->Y[x + K * j] = k[x + K * j] * f[x];
+    for (x = 0; x < K; x++) {
+      ws->F[x + K * j] = f[x];
+      ws->Y[x + K * j] = k[x + K * j] * f[x];
+    }
   }
 }
 
-/* A_raw (strictly lower, scaled by beta) and Aqk (lower with diagonal) of one
- * chunk; upper parts are zeroed, entries past c untouched. */
+/* The gated products of one chunk: M(i,j) = k_i' Diag(exp(G_i - G_j)) k_j
+ * (strictly lower; A_raw = Diag(beta) M) into ws->Araw, and Aqk (lower with
+ * diagonal); upper parts are zeroed, entries past c untouched. */
 static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
-                                               const real_t *k, const real_t *beta,
-                                               LA_FN(chunk_ws) *ws)
+                                               const real_t *k, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, C = ws->C;
   const real_t scale = (real_t)p->scale;
@@ -143,7 +151,7 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
           dk += ki[x] * f[x];
         }
         Aq[i + C * j] = scale * dq;
-        Ar[i + C * j] = beta[i] * dk;
+        Ar[i + C * j] = dk;
       }
     }
     if (r == 0) continue;
@@ -153,13 +161,12 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
             (int)K, ws->Y, (int)K, 0, Aq + r, (int)C);
     LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)(r1 - r), (int)r, (int)K, 1, ws->Xk + K * r,
             (int)K, ws->Y, (int)K, 0, Ar + r, (int)C);
-    for (j = 0; j < r; j++)
-      for (i = r; i < r1; i++) Ar[i + C * j] *= beta[i];
   }
 }
 
 /* Everything intra-chunk: decays, gated q/k, A_raw, Aqk, w, u, and with
- * want_A the explicit A = (I + A_raw)^{-1} Diag(beta) in ws->Am. */
+ * want_A the explicit A = (I + A_raw)^{-1} Diag(beta) in ws->Am and the
+ * unscaled M in ws->M (both used by the backward). */
 static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                       const real_t *k, const real_t *v, const real_t *g,
                                       const real_t *beta, int want_A, LA_FN(chunk_ws) *ws)
@@ -174,7 +181,13 @@ static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const re
       ws->KG[x + K * i] = ws->eG[x + K * i] * k[x + K * i];
       ws->KC[x + K * i] = ws->eGc[x + K * i] * k[x + K * i];
     }
-  LA_FN(chunk_gated_products)(p, c, q, k, beta, ws);
+  LA_FN(chunk_gated_products)(p, c, q, k, ws);
+  if (want_A) memcpy(ws->M, ws->Araw, sizeof(real_t) * (size_t)(C * c));
+  {
+    ptrdiff_t j;
+    for (j = 0; j < c; j++)
+      for (i = j + 1; i < c; i++) ws->Araw[i + C * j] *= beta[i];
+  }
 
   /* w = KG D L^{-T},  u = v D L^{-T}: forward substitution by trsm */
   for (i = 0; i < c; i++) {

@@ -1,0 +1,314 @@
+/*
+ * la_chunk_bwd_impl.h -- template: the chunked backward (docs/chunk_backward.md).
+ *
+ * Per (sequence, value head): a forward sweep keeps only the state entering
+ * each chunk; a reverse sweep then, chunk by chunk, recomputes the intra-chunk
+ * quantities (la_chunk_common_impl.h) and back-propagates through
+ *   v_new = u - w S,   o = scale QG S + Aqk v_new,   S' = Diag(gamma) S + KC^T v_new,
+ *   w = A KG,  u = A v,  A = (I + A_raw)^{-1} Diag(beta),  A_raw = Diag(beta) M,
+ * the gated products M, Aqk (sub-block scheme of the forward, so every decay
+ * factor stays <= 1) and the cumulative gate (a reverse cumulative sum).
+ * Stored forms: a K x c (V x c) block holds one step per column, i.e. the
+ * transpose of the math's row matrix; the comments give the math form.
+ */
+#include "la_chunk_common_impl.h"
+#include "la_tmpl.h"
+
+/* Gradient buffers of one chunk (stored forms). */
+typedef struct {
+  real_t *dS, *vnew, *dvn;                 /* K x V, V x C, V x C              */
+  real_t *dAqk, *Y, *dL;                   /* C x C                            */
+  real_t *dQG, *dKC, *dW, *dKG;            /* K x C                            */
+  real_t *dQr, *dKr, *dKc, *tmp, *dG;      /* K x C                            */
+  real_t *dgam, *e;                        /* K                                */
+} LA_FN(cbwd_ws);
+
+static size_t LA_FN(cbwd_ws_size)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t C)
+{
+  return (size_t)(K * V + 2 * V * C + 3 * C * C + 9 * K * C + 2 * K);
+}
+
+static void LA_FN(cbwd_ws_init)(LA_FN(cbwd_ws) *b, real_t *buf, ptrdiff_t K, ptrdiff_t V,
+                                ptrdiff_t C)
+{
+  b->dS = buf; buf += K * V;
+  b->vnew = buf; buf += V * C;
+  b->dvn = buf; buf += V * C;
+  b->dAqk = buf; buf += C * C;
+  b->Y = buf; buf += C * C;
+  b->dL = buf; buf += C * C;
+  b->dQG = buf; buf += K * C;
+  b->dKC = buf; buf += K * C;
+  b->dW = buf; buf += K * C;
+  b->dKG = buf; buf += K * C;
+  b->dQr = buf; buf += K * C;
+  b->dKr = buf; buf += K * C;
+  b->dKc = buf; buf += K * C;
+  b->tmp = buf; buf += K * C;
+  b->dG = buf; buf += K * C;
+  b->dgam = buf; buf += K;
+  b->e = buf;
+}
+
+/* Backward of the gated products Aqk = scale tril(Q . K^T) and M = strict
+ * tril(K . K^T) (each pair gated by exp(G_i - G_j)), given their cotangents
+ * dAqk and dM (ld C):
+ *   dQr(:,i) = scale sum_j dAqk(i,j) k_j .* e_ij          (q_i's gradient)
+ *   dKr(:,i) = sum_j dM(i,j) k_j .* e_ij                  (k_i as a row)
+ *   dKc(:,j) = sum_i (scale dAqk(i,j) q_i + dM(i,j) k_i) .* e_ij  (k_j as a column)
+ * with e_ij = exp(G_i - G_j); the gate gradient is then
+ *   dG_i += q_i .* dQr_i + k_i .* dKr_i - k_i .* dKc_i. */
+static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
+                                       const real_t *k, const real_t *dAqk, const real_t *dM,
+                                       LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, C = ws->C;
+  const real_t scale = (real_t)p->scale;
+  real_t *e = b->e;
+  ptrdiff_t r, i, j, x;
+
+  memset(b->dQr, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dKr, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dKc, 0, sizeof(real_t) * (size_t)(K * c));
+  for (r = 0; r < c; r += LA_SUB) {
+    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c, nb = r1 - r;
+    /* diagonal sub-block, pair by pair with the running product e_ij */
+    for (j = r; j < r1; j++) {
+      const real_t *kj = k + K * j;
+      real_t *dkc = b->dKc + K * j;
+      for (x = 0; x < K; x++) e[x] = 1;
+      for (i = j; i < r1; i++) {
+        const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
+        const real_t cq = scale * dAqk[i + C * j], cm = i > j ? dM[i + C * j] : 0;
+        real_t *dqr = b->dQr + K * i, *dkr = b->dKr + K * i;
+        if (i > j)
+          for (x = 0; x < K; x++) e[x] *= ai[x];
+#pragma omp simd
+        for (x = 0; x < K; x++) {
+          const real_t kje = kj[x] * e[x];
+          dqr[x] += cq * kje;
+          dkr[x] += cm * kje;
+          dkc[x] += (cq * qi[x] + cm * ki[x]) * e[x];
+        }
+      }
+    }
+    if (r == 0) continue;
+    /* off-diagonal: rows [r, r1) against columns [0, r) through the
+     * reference r: X = scale q .* E, Xk = k .* E, Y = k .* F */
+    LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
+    /* dQr(:,I) += E .* (Y dAqk(I,0:r)^T) scale;  dKr(:,I) += E .* (Y dM(I,0:r)^T) */
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)nb, (int)r, scale, ws->Y,
+            (int)K, dAqk + r, (int)C, 0, b->tmp, (int)K);
+    for (i = 0; i < nb; i++)
+      for (x = 0; x < K; x++) b->dQr[x + K * (r + i)] += ws->E[x + K * (r + i)] * b->tmp[x + K * i];
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)nb, (int)r, 1, ws->Y, (int)K,
+            dM + r, (int)C, 0, b->tmp, (int)K);
+    for (i = 0; i < nb; i++)
+      for (x = 0; x < K; x++) b->dKr[x + K * (r + i)] += ws->E[x + K * (r + i)] * b->tmp[x + K * i];
+    /* dKc(:,0:r) += F .* (X(:,I) dAqk(I,0:r) + Xk(:,I) dM(I,0:r)) */
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)r, (int)nb, 1, ws->X + K * r,
+            (int)K, dAqk + r, (int)C, 0, b->tmp, (int)K);
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)r, (int)nb, 1, ws->Xk + K * r,
+            (int)K, dM + r, (int)C, 1, b->tmp, (int)K);
+    for (j = 0; j < r; j++)
+      for (x = 0; x < K; x++) b->dKc[x + K * j] += ws->F[x + K * j] * b->tmp[x + K * j];
+  }
+}
+
+/* Workspace of one item: chunk-entry states + chunk_ws + cbwd_ws. */
+static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *f,
+                                  const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv, real_t *hs,
+                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const la_seq s = la_seq_of(p, n);
+  const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk, GD = la_gate_dim(p);
+  const real_t *q = f->pp.q + la_off_qk(p, s, hv), *k = f->pp.k + la_off_qk(p, s, hv);
+  const real_t *v = (const real_t *)io->v + la_off_v(p, s, hv);
+  const real_t *g = f->pp.g + la_off_gate(p, s, hv);
+  const real_t *beta = f->pp.beta + la_off_beta(p, s, hv);
+  const real_t *dout = (const real_t *)io->dout + la_off_v(p, s, hv);
+  real_t *dq = f->dq + la_off_qk_expanded(p, s, hv), *dk = f->dk + la_off_qk_expanded(p, s, hv);
+  real_t *dv = (real_t *)io->dv + la_off_v(p, s, hv);
+  real_t *dg = (real_t *)io->dg + la_off_gate(p, s, hv);
+  real_t *dbeta = (real_t *)io->dbeta + la_off_beta(p, s, hv);
+  const real_t scale = (real_t)p->scale;
+  const ptrdiff_t nc = (s.len + C - 1) / C;
+  ptrdiff_t ci, i, j, x;
+
+  /* forward sweep: the state entering every chunk */
+  LA_FN(la_state_load)(p, io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL, hs);
+  for (ci = 0; ci + 1 < nc; ci++) {
+    const ptrdiff_t t0 = ci * C, c = C;
+    real_t *S = hs + KV * ci, *Sn = hs + KV * (ci + 1);
+    const real_t *gam;
+    LA_FN(chunk_intra)(p, c, q + K * t0, k + K * t0, v + V * t0, g + GD * t0, beta + t0, 0, ws);
+    memcpy(b->vnew, ws->u, sizeof(real_t) * (size_t)(V * c));
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)V, (int)c, (int)K, -1, S, (int)K, ws->w,
+            (int)K, 1, b->vnew, (int)V);
+    gam = ws->eG + K * (c - 1);
+    for (j = 0; j < V; j++)
+      for (x = 0; x < K; x++) Sn[x + K * j] = gam[x] * S[x + K * j];
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)V, (int)c, 1, ws->KC, (int)K,
+            b->vnew, (int)V, 1, Sn, (int)K);
+  }
+
+  /* reverse sweep */
+  LA_FN(la_state_load)(p, io->dht ? (const real_t *)io->dht + la_off_state(p, n, hv) : NULL,
+                       b->dS);
+  for (ci = nc - 1; ci >= 0; ci--) {
+    const ptrdiff_t t0 = ci * C, c = s.len - t0 < C ? s.len - t0 : C;
+    const real_t *S = hs + KV * ci, *qc = q + K * t0, *kc = k + K * t0, *vc = v + V * t0;
+    const real_t *dO = dout + V * t0, *bc = beta + t0, *gam;
+    real_t *dS = b->dS;
+
+    LA_FN(chunk_intra)(p, c, qc, kc, vc, g + GD * t0, bc, 1, ws);
+    gam = ws->eG + K * (c - 1);
+    memcpy(b->vnew, ws->u, sizeof(real_t) * (size_t)(V * c));
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)V, (int)c, (int)K, -1, S, (int)K, ws->w,
+            (int)K, 1, b->vnew, (int)V);
+
+    /* dv_new = Aqk^T dO + KC dS'   (stored: dO Aqk + dS'^T KC) */
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)V, (int)c, (int)c, 1, dO, (int)V,
+            ws->Aqk, (int)C, 0, b->dvn, (int)V);
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)V, (int)c, (int)K, 1, dS, (int)K, ws->KC,
+            (int)K, 1, b->dvn, (int)V);
+    /* dAqk = tril(dO v_new^T) */
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)c, (int)c, (int)V, 1, dO, (int)V, b->vnew,
+            (int)V, 0, b->dAqk, (int)C);
+    for (j = 1; j < c; j++)
+      for (i = 0; i < j; i++) b->dAqk[i + C * j] = 0;
+    /* dQG = scale dO S^T,  dKC = v_new dS'^T,  dgamma = rowsum(dS' .* S) */
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)c, (int)V, scale, S, (int)K, dO,
+            (int)V, 0, b->dQG, (int)K);
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)c, (int)V, 1, dS, (int)K,
+            b->vnew, (int)V, 0, b->dKC, (int)K);
+    for (x = 0; x < K; x++) b->dgam[x] = 0;
+    for (j = 0; j < V; j++)
+      for (x = 0; x < K; x++) b->dgam[x] += dS[x + K * j] * S[x + K * j];
+    /* dw = -dv_new S^T */
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)c, (int)V, -1, S, (int)K, b->dvn,
+            (int)V, 0, b->dW, (int)K);
+    /* the state gradient for the previous chunk:
+     * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new */
+    for (j = 0; j < V; j++)
+      for (x = 0; x < K; x++) dS[x + K * j] *= gam[x];
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)V, (int)c, scale, ws->QG, (int)K,
+            dO, (int)V, 1, dS, (int)K);
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)V, (int)c, -1, ws->w, (int)K,
+            b->dvn, (int)V, 1, dS, (int)K);
+
+    /* w = A KG, u = A v:  dA = dw KG^T + du v^T,  dKG = A^T dw,  dv = A^T du */
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)c, (int)c, (int)K, 1, b->dW, (int)K, ws->KG,
+            (int)K, 0, b->Y, (int)C);
+    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)c, (int)c, (int)V, 1, b->dvn, (int)V, vc,
+            (int)V, 1, b->Y, (int)C);
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)c, (int)c, 1, b->dW, (int)K,
+            ws->Am, (int)C, 0, b->dKG, (int)K);
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)V, (int)c, (int)c, 1, b->dvn, (int)V,
+            ws->Am, (int)C, 0, dv + V * t0, (int)V);
+    /* A = L^{-1} Diag(beta):  Y = L^{-T} dA,  dbeta_i = Y(i,i),  dL = -Y A^T */
+    LA_TRSM(CblasColMajor, CblasLeft, CblasLower, CblasTrans, CblasUnit, (int)c, (int)c, 1, ws->Araw,
+            (int)C, b->Y, (int)C);
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)c, (int)c, (int)c, -1, b->Y, (int)C,
+            ws->Am, (int)C, 0, b->dL, (int)C);
+    /* A_raw = Diag(beta) M (strictly lower): dbeta_i += sum_j dL(i,j) M(i,j),
+     * dM = Diag(beta) dL; the upper part of dL is dropped */
+    for (i = 0; i < c; i++) {
+      real_t db = b->Y[i + C * i];
+      for (j = 0; j < i; j++) {
+        db += b->dL[i + C * j] * ws->M[i + C * j];
+        b->dL[i + C * j] *= bc[i];
+      }
+      dbeta[t0 + i] = db;
+    }
+    for (j = 0; j < c; j++)
+      for (i = 0; i <= j; i++) b->dL[i + C * j] = 0;
+
+    /* gated products: dQr, dKr, dKc */
+    LA_FN(cbwd_gated_products)(p, c, qc, kc, b->dAqk, b->dL, ws, b);
+
+    /* collect dq, dk and the cumulative-gate gradient dG per step */
+    for (i = 0; i < c; i++) {
+      const real_t *eg = ws->eG + K * i, *egc = ws->eGc + K * i;
+      const real_t *qi = qc + K * i, *ki = kc + K * i;
+      real_t *dqi = dq + K * (t0 + i), *dki = dk + K * (t0 + i), *dGi = b->dG + K * i;
+      const real_t *dQG = b->dQG + K * i, *dKG = b->dKG + K * i, *dKC = b->dKC + K * i;
+      const real_t *dQr = b->dQr + K * i, *dKr = b->dKr + K * i, *dKc = b->dKc + K * i;
+#pragma omp simd
+      for (x = 0; x < K; x++) {
+        dqi[x] = eg[x] * dQG[x] + dQr[x];
+        dki[x] = eg[x] * dKG[x] + egc[x] * dKC[x] + dKr[x] + dKc[x];
+        dGi[x] = eg[x] * (qi[x] * dQG[x] + ki[x] * dKG[x]) - egc[x] * ki[x] * dKC[x] +
+                 qi[x] * dQr[x] + ki[x] * (dKr[x] - dKc[x]);
+      }
+    }
+    /* the last step's G also scales gamma and every KC row */
+    {
+      real_t *dGl = b->dG + K * (c - 1);
+      for (x = 0; x < K; x++) dGl[x] += gam[x] * b->dgam[x];
+      for (i = 0; i < c; i++)
+        for (x = 0; x < K; x++)
+          dGl[x] += ws->eGc[x + K * i] * kc[x + K * i] * b->dKC[x + K * i];
+    }
+    /* G_i = g_0 + ... + g_i  =>  dg_t = sum_{i >= t} dG_i */
+    for (i = c - 2; i >= 0; i--)
+      for (x = 0; x < K; x++) b->dG[x + K * i] += b->dG[x + K * (i + 1)];
+    if (p->kda) {
+      memcpy(dg + K * t0, b->dG, sizeof(real_t) * (size_t)(K * c));
+    } else {
+      for (i = 0; i < c; i++) {
+        real_t sum = 0;
+        for (x = 0; x < K; x++) sum += b->dG[x + K * i];
+        dg[t0 + i] = sum;
+      }
+    }
+  }
+  if (io->dh0) LA_FN(la_state_store)(p, b->dS, (real_t *)io->dh0 + la_off_state(p, n, hv));
+}
+
+int LA_FN(la_chunk_bwd)(const la_problem *p, const la_bwd_io *io)
+{
+  LA_FN(la_bwd_frame) f;
+  const ptrdiff_t items = p->N * p->HV, K = p->K, V = p->V, C = p->chunk;
+  ptrdiff_t it, n, maxnc = 1;
+  int rc, fail = 0, saved;
+
+  for (n = 0; n < p->N; n++) {
+    const la_seq s = la_seq_of(p, n);
+    if ((s.len + C - 1) / C > maxnc) maxnc = (s.len + C - 1) / C;
+  }
+  rc = LA_FN(la_bwd_start)(p, io, &f);
+  if (rc) return rc;
+  saved = la_blas_threads_begin();
+#pragma omp parallel
+  {
+    const size_t n1 = (size_t)(K * V * maxnc), n2 = LA_FN(chunk_ws_size)(K, V, C);
+    const size_t n3 = LA_FN(cbwd_ws_size)(K, V, C);
+    real_t *buf = la_alloc((ptrdiff_t)(n1 + n2 + n3), sizeof(real_t));
+    LA_FN(chunk_ws) ws;
+    LA_FN(cbwd_ws) b;
+    memset(&ws, 0, sizeof ws);
+    memset(&b, 0, sizeof b);
+    if (!buf) {
+#pragma omp atomic write
+      fail = 1;
+    } else {
+      LA_FN(chunk_ws_init)(&ws, buf + n1, K, V, C);
+      LA_FN(cbwd_ws_init)(&b, buf + n1 + n2, K, V, C);
+    }
+#pragma omp for schedule(dynamic, 1)
+    for (it = 0; it < items; it++)
+      if (buf) LA_FN(chunk_bwd_item)(p, &f, io, it / p->HV, it % p->HV, buf, &ws, &b);
+    free(buf);
+  }
+  la_blas_threads_end(saved);
+  if (fail) {
+    if (f.own_dqk) { free(f.dq); free(f.dk); }
+    LA_FN(la_prep_free)(&f.pp);
+    return LA_ENOMEM;
+  }
+  LA_FN(la_bwd_finish)(p, io, &f);
+  return LA_OK;
+}
+
+#include "la_tmpl_end.h"
