@@ -71,6 +71,9 @@ static inline ptrdiff_t la_off_state(const la_problem *p, ptrdiff_t n, ptrdiff_t
   return p->K * p->V * (hv + p->HV * n);
 }
 
+/* V rounded up to a multiple of 4 (column blocking of the recurrent kernels) */
+static inline ptrdiff_t la_pad4(ptrdiff_t V) { return (V + 3) / 4 * 4; }
+
 /* OpenBLAS is told to use one thread while our own OpenMP loop runs (its
  * threads would otherwise fight ours); the caller's setting is restored.
  * Weak symbols: with another BLAS (MATLAB's MKL) these are no-ops. */

@@ -14,42 +14,87 @@
 #include "la_common_impl.h"
 #include "la_tmpl.h"
 
-/* One forward step on S; o may be NULL (recomputation in the backward). */
-static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V, real_t *restrict S,
+/* Columns are processed four at a time (LA_X4 repeats a statement for
+ * c = 0..3) so the K-vectors a, k, q and the gradient accumulators are loaded
+ * once per four columns; internally V is padded to V4 = 4 ceil(V/4) with zero
+ * columns (zero state, v, do: they stay zero and contribute nothing). */
+#ifndef LA_X4
+#define LA_X4(M) M(0) M(1) M(2) M(3)
+#endif
+
+/* One forward step on S (K x V4); v padded to V4; o (V4) may be NULL. */
+static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, real_t *restrict S,
                                    const real_t *restrict a, const real_t *restrict k,
                                    const real_t *restrict q, const real_t *restrict v,
                                    real_t beta, real_t scale, real_t *restrict o)
 {
   ptrdiff_t i, j;
-  for (j = 0; j < V; j++) {
-    real_t *restrict s = S + K * j;
-    real_t pj = 0, acc = 0, u;
-#pragma omp simd reduction(+ : pj)
-    for (i = 0; i < K; i++) {
-      s[i] *= a[i];
-      pj += s[i] * k[i];
-    }
-    u = beta * (v[j] - pj);
+  for (j = 0; j < V4; j += 4) {
+    real_t *restrict s0 = S + K * j, *restrict s1 = s0 + K, *restrict s2 = s1 + K;
+    real_t *restrict s3 = s2 + K;
+    real_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0, u0, u1, u2, u3;
+#define LA_DECAY(c) s##c[i] *= a[i]; p##c += s##c[i] * k[i];
+#pragma omp simd reduction(+ : p0, p1, p2, p3)
+    for (i = 0; i < K; i++) { LA_X4(LA_DECAY) }
+#undef LA_DECAY
+    u0 = beta * (v[j] - p0);
+    u1 = beta * (v[j + 1] - p1);
+    u2 = beta * (v[j + 2] - p2);
+    u3 = beta * (v[j + 3] - p3);
     if (o) {
-#pragma omp simd reduction(+ : acc)
-      for (i = 0; i < K; i++) {
-        s[i] += k[i] * u;
-        acc += s[i] * q[i];
-      }
-      o[j] = scale * acc;
+#define LA_UPDATE_OUT(c) s##c[i] += k[i] * u##c; r##c += s##c[i] * q[i];
+#pragma omp simd reduction(+ : r0, r1, r2, r3)
+      for (i = 0; i < K; i++) { LA_X4(LA_UPDATE_OUT) }
+#undef LA_UPDATE_OUT
+      o[j] = scale * r0;
+      o[j + 1] = scale * r1;
+      o[j + 2] = scale * r2;
+      o[j + 3] = scale * r3;
     } else {
+#define LA_UPDATE(c) s##c[i] += k[i] * u##c;
 #pragma omp simd
-      for (i = 0; i < K; i++) s[i] += k[i] * u;
+      for (i = 0; i < K; i++) { LA_X4(LA_UPDATE) }
+#undef LA_UPDATE
     }
   }
 }
 
+/* Per-thread workspace of the recurrent paths: the state (K x V4) and
+ * padded per-step vectors.  States are kept padded everywhere. */
+typedef struct {
+  real_t *S, *a, *vp, *op, *dvp, *dgv;
+} LA_FN(rec_ws);
+
+static real_t *LA_FN(rec_ws_alloc)(ptrdiff_t K, ptrdiff_t V, LA_FN(rec_ws) *w)
+{
+  const ptrdiff_t V4 = la_pad4(V);
+  real_t *buf;
+  memset(w, 0, sizeof *w);
+  buf = la_alloc(K * V4 + 2 * K + 3 * V4, sizeof(real_t));
+  if (!buf) return NULL;
+  memset(buf, 0, sizeof(real_t) * (size_t)(K * V4 + 2 * K + 3 * V4));
+  w->S = buf;
+  w->a = buf + K * V4;
+  w->dgv = w->a + K;
+  w->vp = w->dgv + K;
+  w->op = w->vp + V4;
+  w->dvp = w->op + V4;
+  return buf;
+}
+
+/* load a state and zero its padding columns */
+static inline void LA_FN(rec_load)(const la_problem *p, const real_t *src, real_t *S)
+{
+  LA_FN(la_state_load)(p, src, S);
+  memset(S + p->K * p->V, 0, sizeof(real_t) * (size_t)(p->K * (la_pad4(p->V) - p->V)));
+}
+
 /* Forward of one (sequence, value head). */
 static void LA_FN(rec_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp, const la_fwd_io *io,
-                                ptrdiff_t n, ptrdiff_t hv, real_t *S, real_t *a)
+                                ptrdiff_t n, ptrdiff_t hv, LA_FN(rec_ws) *w)
 {
   const la_seq s = la_seq_of(p, n);
-  const ptrdiff_t K = p->K, V = p->V, GD = la_gate_dim(p);
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), GD = la_gate_dim(p);
   const real_t *q = pp->q + la_off_qk(p, s, hv), *k = pp->k + la_off_qk(p, s, hv);
   const real_t *v = (const real_t *)io->v + la_off_v(p, s, hv);
   const real_t *g = pp->g + la_off_gate(p, s, hv);
@@ -58,13 +103,15 @@ static void LA_FN(rec_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp, c
   const real_t *h0 = io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL;
   ptrdiff_t t;
 
-  LA_FN(la_state_load)(p, h0, S);
+  LA_FN(rec_load)(p, h0, w->S);
   for (t = 0; t < s.len; t++) {
-    LA_FN(la_decay)(p, g + GD * t, a);
-    LA_FN(rec_step)(K, V, S, a, k + K * t, q + K * t, v + V * t, beta[t], (real_t)p->scale,
-                    o + V * t);
+    memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
+    LA_FN(la_decay)(p, g + GD * t, w->a);
+    LA_FN(rec_step)(K, V4, w->S, w->a, k + K * t, q + K * t, w->vp, beta[t], (real_t)p->scale,
+                    w->op);
+    memcpy(o + V * t, w->op, sizeof(real_t) * (size_t)V);
   }
-  if (io->ht) LA_FN(la_state_store)(p, S, (real_t *)io->ht + la_off_state(p, n, hv));
+  if (io->ht) LA_FN(la_state_store)(p, w->S, (real_t *)io->ht + la_off_state(p, n, hv));
 }
 
 int LA_FN(la_recurrent_fwd)(const la_problem *p, const la_fwd_io *io)
@@ -79,15 +126,16 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p, const la_fwd_io *io)
   saved = la_blas_threads_begin();
 #pragma omp parallel
   {
-    real_t *S = la_alloc(p->K * p->V + p->K, sizeof(real_t));
-    if (!S) {
+    LA_FN(rec_ws) w;
+    real_t *buf = LA_FN(rec_ws_alloc)(p->K, p->V, &w);
+    if (!buf) {
 #pragma omp atomic write
       fail = 1;
     }
 #pragma omp for schedule(dynamic, 1)
     for (it = 0; it < items; it++)
-      if (S) LA_FN(rec_fwd_item)(p, &pp, io, it / p->HV, it % p->HV, S, S + p->K * p->V);
-    free(S);
+      if (buf) LA_FN(rec_fwd_item)(p, &pp, io, it / p->HV, it % p->HV, &w);
+    free(buf);
   }
   la_blas_threads_end(saved);
   LA_FN(la_prep_free)(&pp);
@@ -106,7 +154,7 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p, const la_fwd_io *io)
  *   dg      += dS'(:,j) .* S'(:,j)                       (S' = exp(g) .* S)
  *   dS(:,j)  = a .* dS'(:,j)
  */
-static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V, const real_t *restrict Sp,
+static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *restrict Sp,
                                        real_t *restrict dS, const real_t *restrict a,
                                        const real_t *restrict k, const real_t *restrict q,
                                        const real_t *restrict v, real_t beta, real_t scale,
@@ -117,50 +165,69 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V, const real_t *r
   ptrdiff_t i, j;
   real_t db = 0;
   for (i = 0; i < K; i++) dq[i] = dk[i] = dgv[i] = 0;
-  for (j = 0; j < V; j++) {
-    const real_t *restrict sp = Sp + K * j;
-    real_t *restrict ds = dS + K * j;
-    const real_t dj = scale * dout[j];
-    real_t pj = 0, u, du = 0, dp;
-#pragma omp simd reduction(+ : pj)
-    for (i = 0; i < K; i++) pj += a[i] * sp[i] * k[i];
-    u = beta * (v[j] - pj);
-#pragma omp simd reduction(+ : du)
+  for (j = 0; j < V4; j += 4) {
+    const real_t *restrict sp0 = Sp + K * j, *restrict sp1 = sp0 + K, *restrict sp2 = sp1 + K;
+    const real_t *restrict sp3 = sp2 + K;
+    real_t *restrict ds0 = dS + K * j, *restrict ds1 = ds0 + K, *restrict ds2 = ds1 + K;
+    real_t *restrict ds3 = ds2 + K;
+    const real_t d0 = scale * dout[j], d1 = scale * dout[j + 1], d2 = scale * dout[j + 2],
+                 d3 = scale * dout[j + 3];
+    real_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, du0 = 0, du1 = 0, du2 = 0, du3 = 0;
+    real_t u0, u1, u2, u3, e0, e1, e2, e3;
+#define LA_P(c) p##c += a[i] * sp##c[i] * k[i];
+#pragma omp simd reduction(+ : p0, p1, p2, p3)
+    for (i = 0; i < K; i++) { LA_X4(LA_P) }
+#undef LA_P
+    u0 = beta * (v[j] - p0);
+    u1 = beta * (v[j + 1] - p1);
+    u2 = beta * (v[j + 2] - p2);
+    u3 = beta * (v[j + 3] - p3);
+    /* S_t = S' + k u^T and o = s S_t^T q */
+#define LA_OUT(c) ds##c[i] += d##c * q[i]; \
+  qa += d##c * (a[i] * sp##c[i] + k[i] * u##c); \
+  ka += ds##c[i] * u##c; du##c += ds##c[i] * k[i];
+#pragma omp simd reduction(+ : du0, du1, du2, du3)
     for (i = 0; i < K; i++) {
-      const real_t st = a[i] * sp[i] + k[i] * u;
-      dq[i] += dj * st;
-      ds[i] += dj * q[i];
-      dk[i] += ds[i] * u;
-      du += ds[i] * k[i];
+      real_t qa = 0, ka = 0;
+      LA_X4(LA_OUT)
+      dq[i] += qa;
+      dk[i] += ka;
     }
-    db += du * (v[j] - pj);
-    dv[j] = beta * du;
-    dp = -beta * du;
+#undef LA_OUT
+    db += du0 * (v[j] - p0) + du1 * (v[j + 1] - p1) + du2 * (v[j + 2] - p2) + du3 * (v[j + 3] - p3);
+    dv[j] = beta * du0;
+    dv[j + 1] = beta * du1;
+    dv[j + 2] = beta * du2;
+    dv[j + 3] = beta * du3;
+    e0 = -beta * du0; /* dp */
+    e1 = -beta * du1;
+    e2 = -beta * du2;
+    e3 = -beta * du3;
+    /* p = S'^T k and S' = Diag(a) S_{t-1} */
+#define LA_DEC(c) { const real_t spi = a[i] * sp##c[i], dsp = ds##c[i] + k[i] * e##c; \
+  ka += spi * e##c; ga += dsp * spi; ds##c[i] = a[i] * dsp; }
 #pragma omp simd
     for (i = 0; i < K; i++) {
-      const real_t spi = a[i] * sp[i];
-      const real_t dsp = ds[i] + k[i] * dp;
-      dk[i] += spi * dp;
-      dgv[i] += dsp * spi;
-      ds[i] = a[i] * dsp;
+      real_t ka = 0, ga = 0;
+      LA_X4(LA_DEC)
+      dk[i] += ka;
+      dgv[i] += ga;
     }
+#undef LA_DEC
   }
   *dbeta = db;
 }
 
-/* Workspace of one backward item: checkpoints every C steps, the C states of
- * the segment being reversed, dS, and small vectors. */
-typedef struct {
-  real_t *ckpt, *seg, *dS, *a, *dgv;
-  ptrdiff_t nckpt;
-} LA_FN(rec_bwd_ws);
-
+/* Backward of one (sequence, value head).  ckpt: the (padded) state entering
+ * every segment of C steps; seg: the C states S_{t-1} of the segment being
+ * reversed; w->S holds dS. */
 static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *f,
-                                const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv,
-                                LA_FN(rec_bwd_ws) *w)
+                                const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv, real_t *ckpt,
+                                real_t *seg, LA_FN(rec_ws) *w)
 {
   const la_seq s = la_seq_of(p, n);
-  const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, GD = la_gate_dim(p), C = p->chunk;
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4, GD = la_gate_dim(p);
+  const ptrdiff_t C = p->chunk;
   const real_t *q = f->pp.q + la_off_qk(p, s, hv), *k = f->pp.k + la_off_qk(p, s, hv);
   const real_t *v = (const real_t *)io->v + la_off_v(p, s, hv);
   const real_t *g = f->pp.g + la_off_gate(p, s, hv);
@@ -172,41 +239,43 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
   real_t *dbeta = (real_t *)io->dbeta + la_off_beta(p, s, hv);
   const real_t scale = (real_t)p->scale;
   const ptrdiff_t nseg = (s.len + C - 1) / C;
-  real_t *S;
+  real_t *S = seg; /* the segment buffer is free during the forward sweep */
   ptrdiff_t c, t, i;
 
   /* forward sweep: keep the state entering every segment */
-  S = w->seg; /* segment buffer is free now: use its first state as S */
-  LA_FN(la_state_load)(p, io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL, S);
-  for (c = 0; c < nseg; c++) {
-    const ptrdiff_t t1 = (c + 1) * C < s.len ? (c + 1) * C : s.len;
-    memcpy(w->ckpt + KV * c, S, sizeof(real_t) * (size_t)KV);
-    if (c == nseg - 1) break; /* the last segment is recomputed below */
-    for (t = c * C; t < t1; t++) {
+  LA_FN(rec_load)(p, io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL, S);
+  for (c = 0; c + 1 < nseg; c++) {
+    memcpy(ckpt + KV * c, S, sizeof(real_t) * (size_t)KV);
+    for (t = c * C; t < (c + 1) * C; t++) {
+      memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
       LA_FN(la_decay)(p, g + GD * t, w->a);
-      LA_FN(rec_step)(K, V, S, w->a, k + K * t, NULL, v + V * t, beta[t], scale, NULL);
+      LA_FN(rec_step)(K, V4, S, w->a, k + K * t, NULL, w->vp, beta[t], scale, NULL);
     }
   }
+  if (nseg > 0) memcpy(ckpt + KV * (nseg - 1), S, sizeof(real_t) * (size_t)KV);
 
-  /* reverse sweep */
-  LA_FN(la_state_load)(p, io->dht ? (const real_t *)io->dht + la_off_state(p, n, hv) : NULL,
-                       w->dS);
+  /* reverse sweep; w->S is dS */
+  LA_FN(rec_load)(p, io->dht ? (const real_t *)io->dht + la_off_state(p, n, hv) : NULL, w->S);
   for (c = nseg - 1; c >= 0; c--) {
     const ptrdiff_t t0 = c * C, t1 = (c + 1) * C < s.len ? (c + 1) * C : s.len;
-    memcpy(w->seg, w->ckpt + KV * c, sizeof(real_t) * (size_t)KV);
+    memcpy(seg, ckpt + KV * c, sizeof(real_t) * (size_t)KV);
     for (t = t0; t < t1 - 1; t++) { /* seg[t - t0] = S_{t-1} */
-      real_t *nx = w->seg + KV * (t - t0 + 1);
-      memcpy(nx, w->seg + KV * (t - t0), sizeof(real_t) * (size_t)KV);
+      real_t *nx = seg + KV * (t - t0 + 1);
+      memcpy(nx, seg + KV * (t - t0), sizeof(real_t) * (size_t)KV);
+      memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
       LA_FN(la_decay)(p, g + GD * t, w->a);
-      LA_FN(rec_step)(K, V, nx, w->a, k + K * t, NULL, v + V * t, beta[t], scale, NULL);
+      LA_FN(rec_step)(K, V4, nx, w->a, k + K * t, NULL, w->vp, beta[t], scale, NULL);
     }
     for (t = t1 - 1; t >= t0; t--) {
+      memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
+      memcpy(w->op, dout + V * t, sizeof(real_t) * (size_t)V);
       LA_FN(la_decay)(p, g + GD * t, w->a);
-      LA_FN(rec_step_bwd)(K, V, w->seg + KV * (t - t0), w->dS, w->a, k + K * t, q + K * t,
-                          v + V * t, beta[t], scale, dout + V * t, dq + K * t, dk + K * t,
-                          dv + V * t, w->dgv, dbeta + t);
+      LA_FN(rec_step_bwd)(K, V4, seg + KV * (t - t0), w->S, w->a, k + K * t, q + K * t, w->vp,
+                          beta[t], scale, w->op, dq + K * t, dk + K * t, w->dvp, w->dgv,
+                          dbeta + t);
+      memcpy(dv + V * t, w->dvp, sizeof(real_t) * (size_t)V);
       if (p->kda) {
-        for (i = 0; i < K; i++) dg[K * t + i] = w->dgv[i];
+        memcpy(dg + K * t, w->dgv, sizeof(real_t) * (size_t)K);
       } else {
         real_t sum = 0;
         for (i = 0; i < K; i++) sum += w->dgv[i];
@@ -214,13 +283,13 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
       }
     }
   }
-  if (io->dh0) LA_FN(la_state_store)(p, w->dS, (real_t *)io->dh0 + la_off_state(p, n, hv));
+  if (io->dh0) LA_FN(la_state_store)(p, w->S, (real_t *)io->dh0 + la_off_state(p, n, hv));
 }
 
 int LA_FN(la_recurrent_bwd)(const la_problem *p, const la_bwd_io *io)
 {
   LA_FN(la_bwd_frame) f;
-  const ptrdiff_t items = p->N * p->HV, KV = p->K * p->V, C = p->chunk;
+  const ptrdiff_t items = p->N * p->HV, KV = p->K * la_pad4(p->V), C = p->chunk;
   ptrdiff_t it, maxlen = 0, n;
   int rc, fail = 0, saved;
 
@@ -233,28 +302,29 @@ int LA_FN(la_recurrent_bwd)(const la_problem *p, const la_bwd_io *io)
   saved = la_blas_threads_begin();
 #pragma omp parallel
   {
-    LA_FN(rec_bwd_ws) w;
+    LA_FN(rec_ws) w;
     const ptrdiff_t nck = (maxlen + C - 1) / C;
     const ptrdiff_t segn = C < maxlen ? C : (maxlen > 0 ? maxlen : 1);
-    w.ckpt = la_alloc(KV * nck, sizeof(real_t));
-    w.seg = la_alloc(KV * segn, sizeof(real_t));
-    w.dS = la_alloc(KV + 2 * p->K, sizeof(real_t));
-    w.a = w.dS ? w.dS + KV : NULL;
-    w.dgv = w.dS ? w.dS + KV + p->K : NULL;
-    if (!w.ckpt || !w.seg || !w.dS) {
+    real_t *ckpt = la_alloc(KV * nck, sizeof(real_t));
+    real_t *seg = la_alloc(KV * segn, sizeof(real_t));
+    real_t *buf = LA_FN(rec_ws_alloc)(p->K, p->V, &w);
+    if (!ckpt || !seg || !buf) {
 #pragma omp atomic write
       fail = 1;
     }
 #pragma omp for schedule(dynamic, 1)
     for (it = 0; it < items; it++)
-      if (w.ckpt && w.seg && w.dS) LA_FN(rec_bwd_item)(p, &f, io, it / p->HV, it % p->HV, &w);
-    free(w.ckpt);
-    free(w.seg);
-    free(w.dS);
+      if (ckpt && seg && buf) LA_FN(rec_bwd_item)(p, &f, io, it / p->HV, it % p->HV, ckpt, seg, &w);
+    free(ckpt);
+    free(seg);
+    free(buf);
   }
   la_blas_threads_end(saved);
   if (fail) {
-    if (f.own_dqk) { free(f.dq); free(f.dk); }
+    if (f.own_dqk) {
+      free(f.dq);
+      free(f.dk);
+    }
     LA_FN(la_prep_free)(&f.pp);
     return LA_ENOMEM;
   }
