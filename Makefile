@@ -23,8 +23,10 @@ MEX_OUT    := octave/private/la_mex.mex
 
 # -march=native: the MEX is built on the machine that runs it.
 OPT        ?= -O3 -march=native
-CFLAGS_ALL := -std=c11 $(OPT) -fPIC -fopenmp -Wall -Wextra -Wno-unknown-pragmas
-LIBS       := -llapacke -lopenblas -lgomp -lm
+# -fno-math-errno + libmvec: vectorized exp() (see mex/core/la_internal.h)
+CFLAGS_ALL := -std=c11 $(OPT) -fPIC -fopenmp -fno-math-errno -DLA_USE_LIBMVEC -Wall -Wextra \
+              -Wno-unknown-pragmas
+LIBS       := -llapacke -lopenblas -lgomp -lmvec -lm
 
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))

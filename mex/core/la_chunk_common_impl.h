@@ -11,8 +11,9 @@
  *   QG = eG .* q,  KG = eG .* k,  KC = eGc .* k
  *   A_raw(i,j) = beta_i k_i' Diag(exp(G_i - G_j)) k_j      (j < i)
  *   Aqk(i,j)   = scale q_i' Diag(exp(G_i - G_j)) k_j       (j <= i)
- *   w = KG Diag(beta) (I + A_raw)^{-T},  u = v Diag(beta) (I + A_raw)^{-T}
- * (w, u stored K x c and V x c: column i is row i of the math's w, u.)
+ *   A = (I + A_raw)^{-1} Diag(beta)   (forward substitution, exact)
+ *   w = A KG,  u = A v   (stored K x c and V x c: column i is row i of the
+ *   math's w, u, i.e. KG A^T and v A^T)
  *
  * Every decay factor is a running product of per-step decays, so all of them
  * are <= 1 when g <= 0: nothing overflows however strong the gates, and the
@@ -164,12 +165,11 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
   }
 }
 
-/* Everything intra-chunk: decays, gated q/k, A_raw, Aqk, w, u, and with
- * want_A the explicit A = (I + A_raw)^{-1} Diag(beta) in ws->Am and the
- * unscaled M in ws->M (both used by the backward). */
+/* Everything intra-chunk: decays, gated q/k, A_raw, Aqk, A (ws->Am), w, u;
+ * with keep_M also the unscaled M in ws->M (used by the backward). */
 static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                       const real_t *k, const real_t *v, const real_t *g,
-                                      const real_t *beta, int want_A, LA_FN(chunk_ws) *ws)
+                                      const real_t *beta, int keep_M, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, V = p->V, C = ws->C;
   ptrdiff_t i, x;
@@ -182,29 +182,26 @@ static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const re
       ws->KC[x + K * i] = ws->eGc[x + K * i] * k[x + K * i];
     }
   LA_FN(chunk_gated_products)(p, c, q, k, ws);
-  if (want_A) memcpy(ws->M, ws->Araw, sizeof(real_t) * (size_t)(C * c));
+  if (keep_M) memcpy(ws->M, ws->Araw, sizeof(real_t) * (size_t)(C * c));
   {
     ptrdiff_t j;
     for (j = 0; j < c; j++)
       for (i = j + 1; i < c; i++) ws->Araw[i + C * j] *= beta[i];
   }
 
-  /* w = KG D L^{-T},  u = v D L^{-T}: forward substitution by trsm */
-  for (i = 0; i < c; i++) {
-    for (x = 0; x < K; x++) ws->w[x + K * i] = beta[i] * ws->KG[x + K * i];
-    for (x = 0; x < V; x++) ws->u[x + V * i] = beta[i] * v[x + V * i];
-  }
-  LA_TRSM(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit, (int)K, (int)c, 1,
-          ws->Araw, (int)C, ws->w, (int)K);
-  LA_TRSM(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasUnit, (int)V, (int)c, 1,
-          ws->Araw, (int)C, ws->u, (int)V);
-  if (want_A) {
+  /* A = L^{-1} Diag(beta) by forward substitution (trsm on a c x c block),
+   * then w = A KG and u = A v as GEMMs (stored: KG A^T, v A^T) */
+  {
     ptrdiff_t j;
     for (j = 0; j < c; j++)
       for (i = 0; i < c; i++) ws->Am[i + C * j] = i == j ? beta[i] : 0;
-    LA_TRSM(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, (int)c, (int)c, 1,
-            ws->Araw, (int)C, ws->Am, (int)C);
   }
+  LA_TRSM(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, (int)c, (int)c, 1,
+          ws->Araw, (int)C, ws->Am, (int)C);
+  LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)c, (int)c, 1, ws->KG, (int)K,
+          ws->Am, (int)C, 0, ws->w, (int)K);
+  LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)V, (int)c, (int)c, 1, v, (int)V, ws->Am,
+          (int)C, 0, ws->u, (int)V);
 }
 
 #include "la_tmpl_end.h"

@@ -34,15 +34,13 @@ static void LA_FN(chunk_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp,
   const real_t *beta = pp->beta + la_off_beta(p, s, hv);
   real_t *o = (real_t *)io->o + la_off_v(p, s, hv);
   const real_t scale = (real_t)p->scale;
-  const int want_A = aux && aux->A;
   ptrdiff_t t0, i, x;
 
   LA_FN(la_state_load)(p, io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL, S);
   for (t0 = 0; t0 < s.len; t0 += C) {
     const ptrdiff_t c = s.len - t0 < C ? s.len - t0 : C;
     const ptrdiff_t chunk_id = first_chunk + t0 / C;
-    LA_FN(chunk_intra)(p, c, q + K * t0, k + K * t0, v + V * t0, g + GD * t0, beta + t0, want_A,
-                       ws);
+    LA_FN(chunk_intra)(p, c, q + K * t0, k + K * t0, v + V * t0, g + GD * t0, beta + t0, 0, ws);
     if (aux && aux->h)
       memcpy((real_t *)aux->h + K * V * (hv + p->HV * chunk_id), S, sizeof(real_t) * (size_t)(K * V));
 

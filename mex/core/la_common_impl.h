@@ -344,6 +344,7 @@ static inline void LA_FN(la_decay)(const la_problem *p, const real_t *g, real_t 
 {
   ptrdiff_t i;
   if (p->kda) {
+#pragma omp simd
     for (i = 0; i < p->K; i++) a[i] = LA_EXP(g[i]);
   } else {
     const real_t e = LA_EXP(g[0]);
