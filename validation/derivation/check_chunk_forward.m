@@ -1,0 +1,253 @@
+function res = check_chunk_forward ()
+  % res = check_chunk_forward (): reproduce eq. (21)-(34) of
+  % docs/chunk_forward.md from random inputs, in double: every quantity of the
+  % chunked forward, written in plain Octave from the equations
+  % (drv_chunk_fwd), is checked against what the recurrence implies, and,
+  % when kda_chunk / gdn_chunk are built, against the C core's intermediates
+  % ('Intermediates', true).
+  %
+  % Returns a struct array with fields eq, name, file, residual, bound, pass.
+  F = 'docs/chunk_forward.md';
+  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  tol = 1e-12; tcore = 1e-10;
+  K = 5; V = 4; T = 13; C = 5;                 % three chunks: 5, 5, 3 steps
+  have = drv_have ('kda_chunk') && drv_have ('gdn_chunk');
+  why = 'kda_chunk not built';
+
+  d = drv_data (K, V, T, false, -2, 31);
+  [orec, Srec, st] = drv_rec_fwd (d.q, d.k, d.v, d.g, d.beta, d.S0, d.s);
+  [och, Sch, aux] = drv_chunk_fwd (d.q, d.k, d.v, d.g, d.beta, d.S0, d.s, C);
+  cx = {};
+  if (have)
+    try
+      cx{1} = core_aux ('kda_chunk', d, C);
+      dg = drv_data (K, V, T, true, -2, 32);
+      [~, ~, auxg] = drv_chunk_fwd (dg.q, dg.k, dg.v, dg.g, dg.beta, dg.S0, dg.s, C);
+      cx{2} = core_aux ('gdn_chunk', dg, C);
+    catch err
+      have = false;
+      why = ['kda_chunk failed: ', err.message];
+    end
+  end
+
+  %% section 'cumulative gate': (21) G_i = g_1 + ... + g_i, exp(G_i) = prod_{t<=i} a_t
+  r = 0;
+  for n = 1:numel (aux)
+    a = aux(n); idx = a.t0:a.t0 + a.len - 1;
+    P = cumprod (exp (d.g(:, idx)'), 1);
+    r = max (r, drv_ratio (P, exp (a.G)));
+  end
+  res(end+1) = drv_row (21, 'exp(G_i) = running product of a_t inside each chunk', F, r, tol);
+  if (have)
+    r = max (cmp_core (cx{1}, aux, 'G'), cmp_core (cx{2}, auxg, 'G'));
+    res(end+1) = drv_row (21, 'G: plain vs kda_chunk / gdn_chunk aux.G (C core)', F, r, tcore);
+  else
+    res(end+1) = drv_skip (21, 'G: plain vs aux.G (C core)', F, tcore, why);
+  end
+
+  %% section 'unrolling': (22) S_i = Diag(e^{G_i}) S_0 + sum_{j<=i} Diag(e^{G_i - G_j}) k_j u_j^T
+  r = 0;
+  for n = 1:numel (aux)
+    a = aux(n);
+    for i = 1:a.len
+      Si = exp (a.G(i, :))' .* a.S0;
+      for j = 1:i
+        tj = a.t0 + j - 1;
+        Si = Si + (exp (a.G(i, :) - a.G(j, :))' .* d.k(:, tj)) * st.u(:, tj)';
+      end
+      r = max (r, drv_ratio (st.S(:, :, a.t0 + i - 1), Si));
+    end
+  end
+  res(end+1) = drv_row (22, 'unrolled state inside a chunk vs the recurrent S_t (all t)', F, r, tol);
+
+  %% section 'triangular system': (23)-(25)
+  r23 = 0; r24 = 0; r25 = 0;
+  for n = 1:numel (aux)
+    a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
+    U = st.u(:, idx)';                             % the recurrent deltas, c x V
+    Kr = d.k(:, idx)'; b = d.beta(idx)';
+    for i = 1:c                                    % (23), row by row
+      lhs = U(i, :);
+      for j = 1:i - 1
+        lhs = lhs + b(i) * (Kr(i, :) .* exp (a.G(i, :) - a.G(j, :))) * Kr(j, :)' * U(j, :);
+      end
+      rhs = b(i) * (d.v(:, idx(i))' - (exp (a.G(i, :)) .* Kr(i, :)) * a.S0);
+      r23 = max (r23, drv_ratio (rhs, lhs));
+    end
+    % (24) A_raw via the factorised product (safe here: mild gates, double)
+    Af = diag (b) * tril ((exp (a.G) .* Kr) * (exp (-a.G) .* Kr)', -1);
+    r24 = max (r24, drv_ratio (Af, a.A_raw));
+    % (25) matrix form
+    r25 = max (r25, drv_ratio (diag (b) * (d.v(:, idx)' - a.KG * a.S0), (eye (c) + a.A_raw) * U));
+  end
+  res(end+1) = drv_row (23, 'row i of the system: u_i + sum_{j<i} A_raw(i,j) u_j = beta_i (v_i - S_0^T (e^{G_i} .* k_i)), recurrent u', F, r23, tol);
+  res(end+1) = drv_row (24, 'A_raw(i,j) = beta_i k_i^T Diag(e^{G_i - G_j}) k_j vs the factorised GEMM form (mild gates)', F, r24, tol);
+  if (have)
+    res(end+1) = drv_row (24, 'A_raw: plain vs aux.A_raw (C core, KDA and GDN)', F, ...
+                          max (cmp_core (cx{1}, aux, 'A_raw'), cmp_core (cx{2}, auxg, 'A_raw')), tcore);
+  else
+    res(end+1) = drv_skip (24, 'A_raw: plain vs aux.A_raw (C core)', F, tcore, why);
+  end
+  res(end+1) = drv_row (25, '(I + A_raw) U = Diag(beta) (V - KG S_0) with the recurrent U', F, r25, tol);
+
+  %% section 'solution': (26) A, (27) w, u, (28) v_new
+  r26 = 0; r27 = 0; r28 = 0;
+  for n = 1:numel (aux)
+    a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1; b = d.beta(idx)';
+    r26 = max (r26, drv_ratio (diag (b), a.L * a.A));
+    r26 = max (r26, norm (triu (a.A, 1), 'fro'));          % A is lower triangular
+    r27 = max ([r27, drv_ratio(b .* a.KG, a.L * a.w), drv_ratio(b .* d.v(:, idx)', a.L * a.u)]);
+    r28 = max (r28, drv_ratio (st.u(:, idx)', a.v_new));
+  end
+  res(end+1) = drv_row (26, 'A = (I + A_raw)^{-1} Diag(beta): (I + A_raw) A = Diag(beta), A lower', F, r26, tol);
+  res(end+1) = drv_row (27, 'w = A KG, u = A V: (I + A_raw) w = Diag(beta) KG, (I + A_raw) u = Diag(beta) V', F, r27, tol);
+  res(end+1) = drv_row (28, 'v_new = u - w S_0 equals the recurrent deltas u_t', F, r28, tol);
+  if (have)
+    res(end+1) = drv_row (26, 'A: plain vs aux.A (C core, KDA and GDN)', F, ...
+                          max (cmp_core (cx{1}, aux, 'A'), cmp_core (cx{2}, auxg, 'A')), tcore);
+    res(end+1) = drv_row (27, 'w, u: plain vs aux.w, aux.u (C core, KDA and GDN)', F, ...
+                          max ([cmp_core(cx{1}, aux, 'w'), cmp_core(cx{2}, auxg, 'w'), ...
+                                cmp_core(cx{1}, aux, 'u'), cmp_core(cx{2}, auxg, 'u')]), tcore);
+    res(end+1) = drv_row (28, 'v_new: plain vs aux.v_new (C core, KDA and GDN)', F, ...
+                          max (cmp_core (cx{1}, aux, 'v_new'), cmp_core (cx{2}, auxg, 'v_new')), tcore);
+  else
+    res(end+1) = drv_skip (26, 'A, w, u, v_new: plain vs aux (C core)', F, tcore, why);
+  end
+
+  %% section 'output': (29) Aqk, (30) O, (31) carried state
+  r29 = 0; r30 = 0; r31 = 0;
+  for n = 1:numel (aux)
+    a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
+    Q = d.q(:, idx)'; Kr = d.k(:, idx)';
+    Af = d.s * tril ((exp (a.G) .* Q) * (exp (-a.G) .* Kr)');
+    r29 = max (r29, drv_ratio (Af, a.Aqk));
+    O = d.s * a.QG * a.S0 + a.Aqk * a.v_new;
+    r30 = max (r30, drv_ratio (orec(:, idx)', O));
+    Sn = exp (a.G(c, :))' .* a.S0 + (exp (a.G(c, :) - a.G) .* Kr)' * a.v_new;
+    r31 = max (r31, drv_ratio (st.S(:, :, idx(end)), Sn));
+  end
+  res(end+1) = drv_row (29, 'Aqk(i,j) = s q_i^T Diag(e^{G_i - G_j}) k_j (j <= i) vs the factorised form (mild gates)', F, r29, tol);
+  res(end+1) = drv_row (30, 'O = s (e^G .* Q) S_0 + Aqk v_new vs the recurrent outputs', F, r30, tol);
+  res(end+1) = drv_row (31, 'S_next = Diag(e^{G_c}) S_0 + (e^{G_c - G} .* K)^T v_new vs the recurrent state', F, r31, tol);
+  if (have)
+    res(end+1) = drv_row (29, 'Aqk: plain vs aux.Aqk (C core, KDA and GDN)', F, ...
+                          max (cmp_core (cx{1}, aux, 'Aqk'), cmp_core (cx{2}, auxg, 'Aqk')), tcore);
+    res(end+1) = drv_row (31, 'chunk-entry states: plain vs aux.h (C core, KDA and GDN)', F, ...
+                          max (cmp_core (cx{1}, aux, 'h'), cmp_core (cx{2}, auxg, 'h')), tcore);
+  else
+    res(end+1) = drv_skip (29, 'Aqk and chunk states: plain vs aux (C core)', F, tcore, why);
+  end
+
+  if (have)
+    % a chunk longer than the 16-row sub-blocks of the C core (off-diagonal GEMMs)
+    e = drv_data (6, 3, 50, false, -1, 34);
+    [~, ~, ae] = drv_chunk_fwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, 40);
+    xe = core_aux ('kda_chunk', e, 40);
+    r = 0;
+    for f = {'G', 'A_raw', 'A', 'Aqk', 'w', 'u', 'v_new', 'h'}
+      r = max (r, cmp_core (xe, ae, f{1}));
+    end
+    res(end+1) = drv_row (29, 'C = 40 (sub-blocks of 16 in the C core): every aux field vs plain', F, r, tcore);
+  end
+
+  %% section 'forward substitution': (32) blocked, exact; (33) Neumann series
+  c = 40; bs = 16;
+  e = drv_data (16, 4, c, false, -0.05, 33);
+  e.beta(:) = 1;                                   % strong coupling: unit keys, beta = 1
+  [~, ~, ax] = drv_chunk_fwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, c);
+  Lm = ax(1).L; Bm = diag (e.beta) * [ax(1).KG, e.v'];
+  X = zeros (size (Bm));
+  for I0 = 1:bs:c                                  % block rows of bs
+    I = I0:min (I0 + bs - 1, c); J = 1:I0 - 1;
+    R = Bm(I, :) - Lm(I, J) * X(J, :);             % subtract the solved blocks (GEMM)
+    for i = 1:numel (I)                            % forward substitution in the block
+      X(I(i), :) = R(i, :) - Lm(I(i), I(1:i - 1)) * X(I(1:i - 1), :);
+    end
+  end
+  res(end+1) = drv_row (32, sprintf (['blocked forward substitution (c = %d, blocks of %d): ' ...
+                        '||L X - B|| / ||B||'], c, bs), F, norm (Lm * X - Bm, 'fro') / norm (Bm, 'fro'), tol);
+  N = ax(1).A_raw; Li = inv (Lm);
+  Sm = eye (c); P = eye (c); r = 0; errM = zeros (1, c);
+  for m = 1:c - 1
+    P = -P * N; Sm = Sm + P;                       % sum_{l=0}^{m} (-N)^l
+    errM(m) = norm (Sm - Li, 'fro') / norm (Li, 'fro');
+    r = max (r, norm ((Li - Sm) - (-P * N) * Li, 'fro') / norm (Li, 'fro'));
+  end
+  res(end+1) = drv_row (33, 'Neumann remainder: (I+N)^{-1} - sum_{l<=m} (-N)^l = (-N)^{m+1} (I+N)^{-1}, m = 1..c-1', F, r, tol);
+  res(end+1) = drv_row (33, sprintf (['series with all c-1 powers is exact (nilpotent N); truncated after ' ...
+                        'm = 2, 4, 8 powers it is off by %.1e, %.1e, %.1e'], errM(2), errM(4), errM(8)), ...
+                        F, errM(c - 1), tol);
+
+  %% section 'whole forward': (34) chunked = recurrent for every C and T
+  r = 0;
+  for gdn = [false true]
+    for T2 = [1 7 13 16]
+      e = drv_data (4, 3, T2, gdn, -3, 40 + T2 + gdn);
+      [o1, S1] = drv_rec_fwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s);
+      for C2 = [1 2 3 4 5 8 16 20]
+        [o2, S2] = drv_chunk_fwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, C2);
+        r = max ([r, drv_ratio(o1, o2), drv_ratio(S1, S2)]);
+      end
+    end
+  end
+  res(end+1) = drv_row (34, 'plain chunked vs plain recurrent, KDA and GDN, T = 1, 7, 13, 16, C = 1..20', F, r, tol);
+  if (have)
+    r = 0;
+    for gdn = [false true]
+      e = drv_data (K, V, 37, gdn, -3, 50 + gdn);
+      pre = pick (gdn, 'gdn', 'kda');
+      [o1, S1] = feval ([pre, '_recurrent'], e.q, e.k, e.v, e.g(:, :), e.beta(:), 'InitialState', e.S0);
+      for C2 = [1 3 8 16 37 64]
+        [o2, S2] = feval ([pre, '_chunk'], e.q, e.k, e.v, e.g(:, :), e.beta(:), 'InitialState', e.S0, 'ChunkSize', C2);
+        r = max ([r, drv_ratio(o1, o2), drv_ratio(S1, S2)]);
+      end
+    end
+    res(end+1) = drv_row (34, '*_chunk vs *_recurrent (C core), T = 37, C = 1, 3, 8, 16, 37, 64', F, r, tcore);
+  else
+    res(end+1) = drv_skip (34, '*_chunk vs *_recurrent (C core)', F, tcore, why);
+  end
+  [~, ix] = sort ([res.eq]);
+  res = res(ix);
+end
+
+% ---------------------------------------------------------------- helpers
+function x = core_aux (fn, d, C)
+  % the C core's intermediates for one sequence and head (B = HV = 1)
+  if (size (d.g, 1) == 1)
+    g = d.g(:);
+  else
+    g = d.g;
+  end
+  [~, ~, x] = feval (fn, d.q, d.k, d.v, g, d.beta(:), 'InitialState', d.S0, ...
+                     'ChunkSize', C, 'Intermediates', true);
+end
+
+function r = cmp_core (x, aux, f)
+  % largest SPEC ratio between the plain chunk quantity f and the C core's
+  r = 0;
+  for n = 1:numel (aux)
+    a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
+    switch f
+      case {'A_raw', 'A', 'Aqk'}
+        Mc = x.(f)(1:c, idx).';        % column t holds row i of the chunk matrix
+        r = max (r, drv_ratio (a.(f), Mc));
+        r = max (r, drv_ratio (0, x.(f)(c + 1:end, idx)));  % padding is zero
+      case 'G'
+        if (size (a.G, 2) == 1)
+          Gc = x.G(idx);               % GDN: T x HV x B
+        else
+          Gc = x.G(:, idx).';          % KDA: K x T x HV x B
+        end
+        r = max (r, drv_ratio (a.G, reshape (Gc, size (a.G))));
+      case {'w', 'u', 'v_new'}
+        r = max (r, drv_ratio (a.(f), x.(f)(:, idx).'));
+      case 'h'
+        r = max (r, drv_ratio (a.S0, x.h(:, :, 1, n)));
+        r = max (r, double (any (x.chunks(n, :) ~= [1, a.t0, c])));
+    end
+  end
+end
+
+function y = pick (c, a, b)
+  if (c), y = a; else, y = b; end
+end

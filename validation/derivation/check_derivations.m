@@ -1,0 +1,33 @@
+function res = check_derivations (verbose)
+  % res = check_derivations (verbose): run every derivation check
+  % (check_recurrence, check_chunk_forward, check_chunk_backward,
+  % check_stability, check_flops) and return their rows in one struct array
+  % (fields eq, name, file, residual, bound, pass), sorted by equation.
+  % With verbose (default true when no output is requested) print a table.
+  if (nargin < 1)
+    verbose = nargout == 0;
+  end
+  fns = {'check_recurrence', 'check_chunk_forward', 'check_chunk_backward', ...
+         'check_stability', 'check_flops'};
+  res = drv_row (0, '', '', 0, 0); res(1) = [];
+  for i = 1:numel (fns)
+    r = feval (fns{i});
+    res = [res, r(:)'];
+  end
+  [~, ix] = sort ([res.eq]);
+  res = res(ix);
+  if (verbose)
+    fprintf ('%4s  %-9s %-9s %-5s  %s\n', 'eq', 'residual', 'bound', 'pass', 'check');
+    for i = 1:numel (res)
+      st = 'ok';
+      if (isnan (res(i).residual))
+        st = 'skip';
+      elseif (~ res(i).pass)
+        st = 'FAIL';
+      end
+      fprintf ('(%2d)  %-9.2e %-9.1e %-5s  %s\n', res(i).eq, res(i).residual, res(i).bound, st, res(i).name);
+    end
+    fprintf ('%d checks, %d failed, %d skipped\n', numel (res), ...
+             sum (~ [res.pass] & ~ isnan ([res.residual])), sum (isnan ([res.residual])));
+  end
+end

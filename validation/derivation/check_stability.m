@@ -1,0 +1,161 @@
+function res = check_stability ()
+  % res = check_stability (): reproduce eq. (49)-(54) of docs/stability.md:
+  % where the factorised gated product overflows, that the sub-block
+  % reference-point scheme with running products never forms a factor above
+  % 1, its rounding and underflow bounds in single precision, and the SPEC
+  % accuracy metric for strong gates (g down to -30 per step and channel),
+  % for a plain-Octave single-precision chunked forward and, when built, for
+  % the C core.
+  %
+  % Returns a struct array with fields eq, name, file, residual, bound, pass.
+  F = 'docs/stability.md';
+  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  es = double (eps ('single'));
+  have = drv_have ('kda_chunk') && drv_have ('kda_chunk_bwd') && drv_have ('kda_recurrent_bwd');
+  why = 'kda_chunk not built';
+
+  %% section 'overflow': (49) exp(-G_j) overflows once -G_j > log(realmax)
+  G = -30 * (1:40);
+  ts = find (isinf (exp (single (-G))), 1);
+  td = find (isinf (exp (-G)), 1);
+  ps = floor (log (double (realmax ('single'))) / 30) + 1;
+  pd = floor (log (realmax) / 30) + 1;
+  res(end+1) = drv_row (49, sprintf (['g = -30: exp(-G_t) first overflows at step %d in single ' ...
+                        '(predicted %d, log(realmax) = %.2f) and %d in double (predicted %d)'], ...
+                        ts, ps, log (double (realmax ('single'))), td, pd), F, abs (ts - ps) + abs (td - pd), 0);
+
+  % a chunk of c = 64 steps, K = 8: half the channels strong (g in [-30, 0]),
+  % half mild (g in [-0.05, 0])
+  c = 64; K = 8; bs = 16;
+  rand ('state', 101); randn ('state', 101);
+  g = [-30 * rand(K / 2, c); -0.05 * rand(K / 2, c)]';      % c x K
+  x = randn (c, K); y = randn (c, K);
+  Gc = cumsum (g, 1);
+  Pref = drv_gated (x, y, Gc, tril (true (c)));             % double, differences first
+
+  %% section 'naive': (50) the factorised form exp(G_i) x_i . exp(-G_j) y_j
+  Pn = tril ((exp (single (Gc)) .* single (x)) * (exp (single (-Gc)) .* single (y))');
+  nbad = sum (~ isfinite (Pn(:)));
+  res(end+1) = drv_row (50, sprintf (['naive factorised product in single, g down to -30: %d of %d ' ...
+                        'entries Inf/NaN (residual 1 if none)'], nbad, c * (c + 1) / 2), F, double (nbad == 0), 0);
+
+  %% section 'reference point': (51) off-diagonal sub-blocks through the reference row
+  [Ps, fmax] = drv_gated_stable (single (x), single (y), single (exp (g)), false, bs);
+  res(end+1) = drv_row (51, 'every decay factor formed by the scheme is <= 1 (residual max(0, fmax - 1))', F, ...
+                        max (0, double (fmax) - 1), 0);
+  [Pd, ~] = drv_gated_stable (x, y, exp (g), false, bs);
+  res(end+1) = drv_row (51, 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', F, ...
+                        drv_ratio (Pref, Pd), 1e-14);
+  res(end+1) = drv_row (51, 'scheme in single vs double reference: SPEC ratio', F, drv_ratio (Pref, Ps), 1e-5);
+
+  %% section 'running products': (52) exp(G_i - G_j) = prod_{t=j+1..i} a_t in single
+  as = single (exp (g));
+  r = 0;
+  for j = 1:c
+    f = ones (1, K, 'single');
+    for i = j + 1:c
+      f = f .* as(i, :);
+      tr = exp (Gc(i, :) - Gc(j, :));
+      ok = tr > double (realmin ('single'));
+      if (any (ok))
+        r = max (r, max (abs (double (f(ok)) - tr(ok)) ./ tr(ok)) / ((i - j + 1) * es));
+      end
+    end
+  end
+  res(end+1) = drv_row (52, ['running product in single: relative error / ((i - j + 1) eps_single), ' ...
+                        'over all pairs with a normal result'], F, r, 1);
+
+  %% section 'underflow': (53) entrywise error bound with rounding and underflow terms
+  % on the mixed gates above, and on gates strong in every channel (g in
+  % [-30, 0]), where most entries underflow
+  m = tril (true (c));
+  g2 = -30 * rand (c, K); G2 = cumsum (g2, 1);
+  for t = 1:2
+    if (t == 1)
+      Gt = Gc; P = Ps; Pr = Pref;
+    else
+      Gt = G2; P = drv_gated_stable (single (x), single (y), single (exp (g2)), false, bs);
+      Pr = drv_gated (x, y, G2, m);
+    end
+    absP = drv_gated (abs (x), abs (y), Gt, m);
+    tolP = (2 * c + K) * es * absP + K * max (abs (x(:))) * max (abs (y(:))) * double (realmin ('single'));
+    r = max (abs (double (P(m)) - Pr(m)) ./ tolP(m));
+    nz = sum (P(m) == 0 & Pr(m) ~= 0);
+    res(end+1) = drv_row (53, sprintf (['%s gates: |P_single - P| <= (2c + K) eps |x||y|e + K max|x| max|y| ' ...
+                          'realmin_single (%d of %d entries flushed to 0)'], pick (t == 1, 'mixed', 'strong'), ...
+                          nz, sum (m(:))), F, r, 1);
+  end
+
+  %% section 'accuracy': (54) the SPEC metric, strong gates
+  T = 200; Kq = 16; V = 8;
+  rand ('state', 102); randn ('state', 102);
+  q = randn (Kq, T); k = randn (Kq, T); k = k ./ sqrt (sum (k .^ 2, 1)); v = randn (V, T);
+  gs = -30 * rand (Kq, T) .* (rand (Kq, T) < 0.3) - 0.1 * rand (Kq, T);   % 30 % strong entries
+  beta = rand (1, T); S0 = randn (Kq, V); s = 1 / sqrt (Kq);
+  [oref, Sref] = drv_rec_fwd (q, k, v, gs, beta, S0, s);
+  [o1, S1] = chunk_fwd_single (q, k, v, gs, beta, S0, s, 64, bs);
+  ok = all (isfinite ([o1(:); S1(:)]));
+  res(end+1) = drv_row (54, sprintf ('plain single chunked forward (scheme of 51-52), T = %d, C = 64: SPEC ratio of o and S (finite: %d)', T, ok), ...
+                        F, max (drv_ratio (oref, o1), drv_ratio (Sref, S1)) + ~ ok, 1e-4);
+  [o2, S2] = drv_chunk_fwd (q, k, v, gs, beta, S0, s, 64);
+  res(end+1) = drv_row (54, 'plain double chunked forward vs double recurrent, same strong gates', F, ...
+                        max (drv_ratio (oref, o2), drv_ratio (Sref, S2)), 1e-12);
+  if (have)
+    Tc = 1000;
+    rand ('state', 103); randn ('state', 103);
+    q = randn (Kq, Tc, 1, 2); k = randn (Kq, Tc, 1, 2); v = randn (V, Tc, 1, 2);
+    gs = -30 * rand (Kq, Tc, 1, 2) .* (rand (Kq, Tc, 1, 2) < 0.3) - 0.1 * rand (Kq, Tc, 1, 2);
+    beta = rand (Tc, 1, 2); dO = randn (V, Tc, 1, 2);
+    opts = {'UseQKL2Norm', true};
+    [od, Sd] = kda_recurrent (q, k, v, gs, beta, opts{:});
+    [oc, Sc] = kda_chunk (single (q), single (k), single (v), single (gs), single (beta), opts{:});
+    [ocd, Scd] = kda_chunk (q, k, v, gs, beta, opts{:});
+    fin = all (isfinite ([oc(:); Sc(:)]));
+    res(end+1) = drv_row (54, sprintf ('kda_chunk single (C core) vs kda_recurrent double, T = %d, B = 2, g down to -30 (finite: %d)', Tc, fin), ...
+                          F, max (drv_ratio (od, oc), drv_ratio (Sd, Sc)) + ~ fin, 1e-4);
+    res(end+1) = drv_row (54, 'kda_chunk double vs kda_recurrent double, same strong gates', F, ...
+                          max (drv_ratio (od, ocd), drv_ratio (Sd, Scd)), 1e-10);
+    gd = cell (1, 6); gsn = gd;
+    [gd{:}] = kda_recurrent_bwd (q, k, v, gs, beta, dO, [], opts{:});
+    [gsn{:}] = kda_chunk_bwd (single (q), single (k), single (v), single (gs), single (beta), single (dO), [], opts{:});
+    r = 0; fin = true;
+    for i = 1:6
+      r = max (r, drv_ratio (gd{i}, gsn{i}));
+      fin = fin && all (isfinite (gsn{i}(:)));
+    end
+    res(end+1) = drv_row (54, sprintf ('kda_chunk_bwd single (C core) vs kda_recurrent_bwd double: all gradients (finite: %d)', fin), ...
+                          F, r + ~ fin, 1e-4);
+  else
+    res(end+1) = drv_skip (54, 'kda_chunk / kda_chunk_bwd single (C core) vs double, strong gates', F, 1e-4, why);
+  end
+  [~, ix] = sort ([res.eq]);
+  res = res(ix);
+end
+
+% ---------------------------------------------------------------- helpers
+function [o, S] = chunk_fwd_single (q, k, v, g, beta, S0, s, C, bs)
+  % the chunked forward in single precision with the stable scheme: decays
+  % and every gate factor are running products of a_t = exp(g_t) <= 1
+  q = single (q); k = single (k); v = single (v); beta = single (beta);
+  S = single (S0); s = single (s); a = single (exp (g));
+  [K, T] = size (q); V = size (v, 1);
+  o = zeros (V, T, 'single');
+  for t0 = 1:C:T
+    idx = t0:min (t0 + C - 1, T); c = numel (idx);
+    Q = q(:, idx)'; Kr = k(:, idx)'; Vr = v(:, idx)'; b = beta(idx)'; ac = a(:, idx)';
+    eG = cumprod (ac, 1);                                   % exp(G_i)
+    eGc = [flipud(cumprod (flipud (ac(2:end, :)), 1)); ones(1, K, 'single')];  % exp(G_c - G_i)
+    Araw = b .* drv_gated_stable (Kr, Kr, ac, true, bs);
+    Aqk = s * drv_gated_stable (Q, Kr, ac, false, bs);
+    L = eye (c, 'single') + Araw;
+    w = L \ (b .* (eG .* Kr));
+    u = L \ (b .* Vr);
+    vn = u - w * S;
+    o(:, idx) = (s * (eG .* Q) * S + Aqk * vn)';
+    S = eG(c, :)' .* S + (eGc .* Kr)' * vn;
+  end
+end
+
+function y = pick (c, a, b)
+  if (c), y = a; else, y = b; end
+end
