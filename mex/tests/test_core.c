@@ -1,0 +1,1211 @@
+/*
+ * test_core.c -- the C test program of the core library (no Octave).
+ *
+ *   build/test_core            every case
+ *   build/test_core --quick    a small subset that still goes through every
+ *                              code path (used under ASan + UBSan)
+ *
+ * What is checked, case by case (one line each, PASS / FAIL / SKIP):
+ *   fwd      la_recurrent_fwd_d / _s against a naive double reference written
+ *            here straight from SPEC section 1 (plain loops, every transform)
+ *   grad     la_recurrent_bwd_d against central finite differences (5-point
+ *            stencil, random directions) of L = sum(Wo.*o) + sum(Ws.*S_T)
+ *            evaluated with the reference forward, for checkpoint intervals
+ *            1, 3 and > T; every gradient: dq dk dv dg dbeta dh0 (and dA_log,
+ *            ddt_bias with gate_in_kernel)
+ *   bwd_s    la_recurrent_bwd_s against la_recurrent_bwd_d
+ *   chunk    la_chunk_fwd_* / la_chunk_bwd_* against the recurrent results for
+ *            chunk sizes 1, 7, 16, 64 with T not a multiple of them, plus the
+ *            'Intermediates' quantities that the SPEC defines.  While an entry
+ *            point answers LA_EARG (not written yet) the case is SKIPPED.
+ *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
+ *   misc     NULL ht / dht / dh0 (not wanted / zero), T = 0
+ * Accuracy metric (the SPEC's): ratio = rms(ref - x) / rms(ref) in double;
+ * double results <= 1e-10, single results <= 1e-4.
+ *
+ * Every output buffer is filled with NaN before a call, so an element the
+ * core forgets to write fails the comparison.  The program ends with the
+ * line "N passed, N failed" (", N skipped" when some were skipped) and
+ * exits non-zero on any failure.
+ */
+#include "../core/la_core.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_D 1e-10
+#define TOL_S 1e-4
+#define TOL_FD 1e-7 /* relative error of a directional derivative */
+
+static int n_pass, n_fail, n_skip, quick;
+
+/* ---- small utilities ------------------------------------------------------ */
+
+static void *xalloc(ptrdiff_t n, size_t size)
+{
+  void *p = calloc((size_t)(n > 0 ? n : 1), size);
+  if (!p) {
+    fprintf(stderr, "test_core: out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+static double *dalloc(ptrdiff_t n) { return (double *)xalloc(n, sizeof(double)); }
+static double *dnan(ptrdiff_t n)
+{
+  double *p = dalloc(n);
+  ptrdiff_t i;
+  for (i = 0; i < n; i++) p[i] = NAN;
+  return p;
+}
+static double *dcopy(const double *x, ptrdiff_t n)
+{
+  double *p;
+  if (!x) return NULL;
+  p = dalloc(n);
+  memcpy(p, x, sizeof(double) * (size_t)(n > 0 ? n : 0));
+  return p;
+}
+
+/* splitmix64 + Box-Muller: deterministic, same on every machine */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static double urand(void)
+{
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return ((double)(z >> 11) + 0.5) / 9007199254740992.0; /* (0, 1) */
+}
+static double nrand(void)
+{
+  return sqrt(-2 * log(urand())) * cos(6.283185307179586 * urand());
+}
+static double fround(double x) { return (double)(float)x; }
+
+static double rms(const double *x, ptrdiff_t n)
+{
+  double s = 0;
+  ptrdiff_t i;
+  for (i = 0; i < n; i++) s += x[i] * x[i];
+  return n > 0 ? sqrt(s / (double)n) : 0;
+}
+
+/* rms(ref - x) / rms(ref); 0 when both are all zero (or empty); NaN or Inf
+ * anywhere gives Inf, i.e. a failure. */
+static double ratio(const double *ref, const double *x, ptrdiff_t n)
+{
+  double se = 0, sr = 0;
+  ptrdiff_t i;
+  for (i = 0; i < n; i++) {
+    const double d = ref[i] - x[i];
+    if (!isfinite(ref[i]) || !isfinite(x[i])) return INFINITY;
+    se += d * d;
+    sr += ref[i] * ref[i];
+  }
+  if (sr == 0) return se == 0 ? 0 : INFINITY;
+  return sqrt(se / sr);
+}
+
+static void report(int status, const char *fmt, ...)
+{
+  va_list ap;
+  const char *tag = status > 0 ? "PASS" : status == 0 ? "FAIL" : "SKIP";
+  if (status > 0) n_pass++;
+  else if (status == 0) n_fail++;
+  else n_skip++;
+  printf("%s  ", tag);
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  printf("\n");
+  fflush(stdout);
+}
+
+/* ---- a test configuration ------------------------------------------------- */
+
+enum { GATE_MILD, GATE_STRONG, GATE_MIXED };
+
+typedef struct {
+  const char *name;
+  int kda;
+  ptrdiff_t K, V, T, H, HV, B;
+  int ncu;            /* 0: no cu_seqlens; else number of offsets */
+  int64_t cu[12];
+  double scale;       /* 0: default 1/sqrt(K) */
+  int l2, gik, dtb, lb, bsig, neg, vk, h0, gate;
+  int in_quick;
+} tcfg;
+
+/* Inputs in double (every value exactly representable in float, so the
+ * single and double entry points see the same numbers). */
+typedef struct {
+  double *q, *k, *v, *g, *beta, *A_log, *dt_bias, *h0;
+} tin;
+
+typedef struct {
+  double *dq, *dk, *dv, *dg, *dbeta, *dh0, *dA_log, *ddt_bias;
+} tgrad;
+
+typedef struct {
+  la_problem p;
+  ptrdiff_t nq, nv, ng, nb, ns, nal, ndb; /* element counts */
+  tin in;
+  double *Wo, *Ws; /* loss weights: dout and dht */
+} tprob;
+
+static void make_problem(const tcfg *c, tprob *P)
+{
+  la_problem *p = &P->p;
+  ptrdiff_t i, GD;
+  memset(P, 0, sizeof *P);
+  p->K = c->K; p->V = c->V; p->T = c->T; p->H = c->H; p->HV = c->HV; p->B = c->B;
+  p->N = c->ncu ? c->ncu - 1 : c->B;
+  p->cu_seqlens = c->ncu ? c->cu : NULL;
+  p->kda = c->kda;
+  p->scale = c->scale > 0 ? c->scale : 1 / sqrt((double)c->K);
+  p->qk_l2norm = c->l2;
+  p->gate_in_kernel = c->gik;
+  p->has_lower_bound = c->lb;
+  p->lower_bound = c->lb ? -5.0 : 0;
+  p->beta_sigmoid = c->bsig;
+  p->allow_neg_eigval = c->neg;
+  p->state_vk = c->vk;
+  p->chunk = 64;
+  GD = c->kda ? c->K : 1;
+  P->nq = p->K * p->T * p->H * p->B;
+  P->nv = p->V * p->T * p->HV * p->B;
+  P->ng = GD * p->T * p->HV * p->B;
+  P->nb = p->T * p->HV * p->B;
+  P->ns = p->K * p->V * p->HV * p->N;
+  P->nal = p->HV;
+  P->ndb = GD * p->HV;
+
+  P->in.q = dalloc(P->nq);
+  P->in.k = dalloc(P->nq);
+  P->in.v = dalloc(P->nv);
+  P->in.g = dalloc(P->ng);
+  P->in.beta = dalloc(P->nb);
+  for (i = 0; i < P->nq; i++) P->in.q[i] = fround(nrand());
+  for (i = 0; i < P->nq; i++) P->in.k[i] = fround(nrand() / sqrt((double)p->K));
+  for (i = 0; i < P->nv; i++) P->in.v[i] = fround(nrand());
+  for (i = 0; i < P->ng; i++) {
+    double x;
+    if (c->gik) {
+      /* raw gate: softplus(x) ~ 0.2..2, or ~30 for the strong case */
+      x = c->gate == GATE_STRONG || (c->gate == GATE_MIXED && urand() < 0.3) ? 30 + nrand()
+                                                                              : nrand();
+    } else {
+      x = c->gate == GATE_STRONG || (c->gate == GATE_MIXED && urand() < 0.3)
+              ? -30
+              : -(0.01 + 0.6 * urand());
+    }
+    P->in.g[i] = fround(x);
+  }
+  for (i = 0; i < P->nb; i++)
+    P->in.beta[i] = fround(c->bsig ? 1.5 * nrand() : 0.1 + 0.8 * urand());
+  if (c->gik) {
+    P->in.A_log = dalloc(P->nal);
+    for (i = 0; i < P->nal; i++) P->in.A_log[i] = fround(-1 + 1.5 * urand());
+    if (c->dtb) {
+      P->in.dt_bias = dalloc(P->ndb);
+      for (i = 0; i < P->ndb; i++) P->in.dt_bias[i] = fround(0.5 * nrand());
+    }
+  }
+  if (c->h0) {
+    P->in.h0 = dalloc(P->ns);
+    for (i = 0; i < P->ns; i++) P->in.h0[i] = fround(0.5 * nrand());
+  }
+  P->Wo = dalloc(P->nv);
+  P->Ws = dalloc(P->ns);
+  for (i = 0; i < P->nv; i++) P->Wo[i] = fround(nrand());
+  for (i = 0; i < P->ns; i++) P->Ws[i] = fround(nrand());
+}
+
+static void free_in(tin *in)
+{
+  free(in->q); free(in->k); free(in->v); free(in->g); free(in->beta);
+  free(in->A_log); free(in->dt_bias); free(in->h0);
+  memset(in, 0, sizeof *in);
+}
+static void free_problem(tprob *P)
+{
+  free_in(&P->in);
+  free(P->Wo);
+  free(P->Ws);
+}
+static void free_grad(tgrad *G)
+{
+  free(G->dq); free(G->dk); free(G->dv); free(G->dg); free(G->dbeta);
+  free(G->dh0); free(G->dA_log); free(G->ddt_bias);
+  memset(G, 0, sizeof *G);
+}
+
+/* ---- the naive reference (SPEC section 1, plain loops, double) -------------
+ * o, ht: outputs (ht in the state layout, may be NULL).  Optional extras for
+ * the chunk intermediates: Sin (state entering each step, K x V x T x HV x B)
+ * and gu (used gate, gate layout), uu (used beta, T x HV x B). */
+static void ref_fwd(const la_problem *p, const tin *in, double *o, double *ht, double *Sin,
+                    double *gu, double *bu_out)
+{
+  const ptrdiff_t K = p->K, V = p->V, T = p->T, H = p->H, HV = p->HV, KV = K * V;
+  const ptrdiff_t G = HV / H;
+  double *S = dalloc(KV), *qt = dalloc(K), *kt = dalloc(K), *a = dalloc(K), *r = dalloc(V);
+  ptrdiff_t n, hv, t, i, j;
+
+  for (n = 0; n < p->N; n++) {
+    const ptrdiff_t b = p->cu_seqlens ? 0 : n;
+    const ptrdiff_t t0 = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n] : 0;
+    const ptrdiff_t t1 = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n + 1] : T;
+    for (hv = 0; hv < HV; hv++) {
+      const ptrdiff_t h = hv / G;                   /* qk head of this value head */
+      const double *S0 = in->h0 ? in->h0 + KV * (hv + HV * n) : NULL;
+      for (i = 0; i < K; i++)
+        for (j = 0; j < V; j++)
+          S[i + K * j] = !S0 ? 0 : p->state_vk ? S0[j + V * i] : S0[i + K * j];
+      for (t = t0; t < t1; t++) {
+        const ptrdiff_t col = t + T * (hv + HV * b); /* step index in v, g, beta */
+        double nq = 0, nk = 0, bt;
+        for (i = 0; i < K; i++) {
+          qt[i] = in->q[i + K * (t + T * (h + H * b))];
+          kt[i] = in->k[i + K * (t + T * (h + H * b))];
+        }
+        if (p->qk_l2norm) {
+          for (i = 0; i < K; i++) {
+            nq += qt[i] * qt[i];
+            nk += kt[i] * kt[i];
+          }
+          nq = sqrt(nq);
+          nk = sqrt(nk);
+          for (i = 0; i < K; i++) {
+            if (nq > 0) qt[i] /= nq;
+            if (nk > 0) kt[i] /= nk;
+          }
+        }
+        for (i = 0; i < K; i++) {
+          const ptrdiff_t gi = p->kda ? i + K * col : col;
+          double gv = in->g[gi];
+          if (p->gate_in_kernel) {
+            const double A = exp(in->A_log[hv]);
+            const double x =
+                gv + (in->dt_bias ? in->dt_bias[p->kda ? i + K * hv : hv] : 0);
+            if (p->has_lower_bound)
+              gv = p->lower_bound / (1 + exp(-A * x));
+            else
+              gv = -A * log(1 + exp(x));
+          }
+          if (gu) gu[gi] = gv;
+          a[i] = exp(gv);
+        }
+        bt = in->beta[col];
+        if (p->beta_sigmoid) bt = (p->allow_neg_eigval ? 2.0 : 1.0) / (1 + exp(-bt));
+        if (bu_out) bu_out[col] = bt;
+        if (Sin) memcpy(Sin + KV * col, S, sizeof(double) * (size_t)KV);
+        /* S' = Diag(a) S;  S = S' + beta k (v - S'^T k)^T;  o = S^T (scale q) */
+        for (j = 0; j < V; j++)
+          for (i = 0; i < K; i++) S[i + K * j] *= a[i];
+        for (j = 0; j < V; j++) {
+          double pj = 0;
+          for (i = 0; i < K; i++) pj += S[i + K * j] * kt[i];
+          r[j] = in->v[j + V * col] - pj;
+        }
+        for (j = 0; j < V; j++)
+          for (i = 0; i < K; i++) S[i + K * j] += bt * kt[i] * r[j];
+        for (j = 0; j < V; j++) {
+          double oj = 0;
+          for (i = 0; i < K; i++) oj += S[i + K * j] * (p->scale * qt[i]);
+          o[j + V * col] = oj;
+        }
+      }
+      if (ht) {
+        double *Sn = ht + KV * (hv + HV * n);
+        for (i = 0; i < K; i++)
+          for (j = 0; j < V; j++)
+            if (p->state_vk) Sn[j + V * i] = S[i + K * j];
+            else Sn[i + K * j] = S[i + K * j];
+      }
+    }
+  }
+  free(S); free(qt); free(kt); free(a); free(r);
+}
+
+/* L = sum(Wo.*o) + sum(Ws.*S_T); *mag (if not NULL) = the same sum of |terms|,
+ * the scale of the rounding error of L */
+static double loss(const tprob *P, const tin *in, double *mag)
+{
+  double *o = dalloc(P->nv), *ht = dalloc(P->ns), L = 0, M = 0;
+  ptrdiff_t i;
+  ref_fwd(&P->p, in, o, ht, NULL, NULL, NULL);
+  for (i = 0; i < P->nv; i++) {
+    L += P->Wo[i] * o[i];
+    M += fabs(P->Wo[i] * o[i]);
+  }
+  for (i = 0; i < P->ns; i++) {
+    L += P->Ws[i] * ht[i];
+    M += fabs(P->Ws[i] * ht[i]);
+  }
+  if (mag) *mag = M;
+  free(o);
+  free(ht);
+  return L;
+}
+
+/* ---- calling the core in either class ---------------------------------------- */
+
+static void *to_class(const double *x, ptrdiff_t n, int dbl)
+{
+  ptrdiff_t i;
+  if (!x) return NULL;
+  if (dbl) return dcopy(x, n);
+  {
+    float *f = (float *)xalloc(n, sizeof(float));
+    for (i = 0; i < n; i++) f[i] = (float)x[i];
+    return f;
+  }
+}
+static void *nan_class(ptrdiff_t n, int dbl)
+{
+  ptrdiff_t i;
+  if (dbl) return dnan(n);
+  {
+    float *f = (float *)xalloc(n, sizeof(float));
+    for (i = 0; i < n; i++) f[i] = NAN;
+    return f;
+  }
+}
+/* copy back to double and free the class buffer */
+static double *from_class(void *x, ptrdiff_t n, int dbl)
+{
+  ptrdiff_t i;
+  double *d;
+  if (!x) return NULL;
+  if (dbl) return (double *)x;
+  d = dalloc(n);
+  for (i = 0; i < n; i++) d[i] = ((float *)x)[i];
+  free(x);
+  return d;
+}
+
+typedef struct {
+  void *q, *k, *v, *g, *beta, *A_log, *dt_bias, *h0;
+} cin;
+
+static void cin_make(const tprob *P, const tin *in, int dbl, cin *c)
+{
+  c->q = to_class(in->q, P->nq, dbl);
+  c->k = to_class(in->k, P->nq, dbl);
+  c->v = to_class(in->v, P->nv, dbl);
+  c->g = to_class(in->g, P->ng, dbl);
+  c->beta = to_class(in->beta, P->nb, dbl);
+  c->A_log = to_class(in->A_log, P->nal, dbl);
+  c->dt_bias = to_class(in->dt_bias, P->ndb, dbl);
+  c->h0 = to_class(in->h0, P->ns, dbl);
+}
+static void cin_free(cin *c)
+{
+  free(c->q); free(c->k); free(c->v); free(c->g); free(c->beta);
+  free(c->A_log); free(c->dt_bias); free(c->h0);
+}
+
+/* path: 0 recurrent, 1 chunked.  want_ht 0: ht not requested (NULL). */
+static int core_fwd(const la_problem *p, const tprob *P, const tin *in, int dbl, int path,
+                    int want_ht, double **o, double **ht)
+{
+  cin c;
+  la_fwd_io io;
+  int rc;
+  cin_make(P, in, dbl, &c);
+  memset(&io, 0, sizeof io);
+  io.q = c.q; io.k = c.k; io.v = c.v; io.g = c.g; io.beta = c.beta;
+  io.A_log = c.A_log; io.dt_bias = c.dt_bias; io.h0 = c.h0;
+  io.o = nan_class(P->nv, dbl);
+  io.ht = want_ht ? nan_class(P->ns, dbl) : NULL;
+  if (path == 0)
+    rc = dbl ? la_recurrent_fwd_d(p, &io) : la_recurrent_fwd_s(p, &io);
+  else
+    rc = dbl ? la_chunk_fwd_d(p, &io, NULL) : la_chunk_fwd_s(p, &io, NULL);
+  *o = from_class(io.o, P->nv, dbl);
+  *ht = from_class(io.ht, P->ns, dbl);
+  cin_free(&c);
+  return rc;
+}
+
+/* want: bit 0 dht given (else NULL), bit 1 dh0 wanted (else NULL) */
+static int core_bwd(const la_problem *p, const tprob *P, const tin *in, int dbl, int path,
+                    int want, tgrad *G)
+{
+  cin c;
+  la_bwd_io io;
+  int rc;
+  void *dout, *dht;
+  cin_make(P, in, dbl, &c);
+  dout = to_class(P->Wo, P->nv, dbl);
+  dht = (want & 1) ? to_class(P->Ws, P->ns, dbl) : NULL;
+  memset(&io, 0, sizeof io);
+  io.q = c.q; io.k = c.k; io.v = c.v; io.g = c.g; io.beta = c.beta;
+  io.A_log = c.A_log; io.dt_bias = c.dt_bias; io.h0 = c.h0;
+  io.dout = dout;
+  io.dht = dht;
+  io.dq = nan_class(P->nq, dbl);
+  io.dk = nan_class(P->nq, dbl);
+  io.dv = nan_class(P->nv, dbl);
+  io.dg = nan_class(P->ng, dbl);
+  io.dbeta = nan_class(P->nb, dbl);
+  io.dh0 = (want & 2) ? nan_class(P->ns, dbl) : NULL;
+  io.dA_log = p->gate_in_kernel ? nan_class(P->nal, dbl) : NULL;
+  io.ddt_bias = p->gate_in_kernel ? nan_class(P->ndb, dbl) : NULL;
+  if (path == 0)
+    rc = dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
+  else
+    rc = dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);
+  G->dq = from_class(io.dq, P->nq, dbl);
+  G->dk = from_class(io.dk, P->nq, dbl);
+  G->dv = from_class(io.dv, P->nv, dbl);
+  G->dg = from_class(io.dg, P->ng, dbl);
+  G->dbeta = from_class(io.dbeta, P->nb, dbl);
+  G->dh0 = from_class(io.dh0, P->ns, dbl);
+  G->dA_log = from_class(io.dA_log, P->nal, dbl);
+  G->ddt_bias = from_class(io.ddt_bias, P->ndb, dbl);
+  free(dout);
+  free(dht);
+  cin_free(&c);
+  return rc;
+}
+
+/* The gradients as a list: name, computed array, input it belongs to, size. */
+#define NGRAD 8
+static const char *const grad_names[NGRAD] = {"dq", "dk", "dv", "dg", "dbeta", "dh0", "dA_log",
+                                              "ddt_bias"};
+static double *grad_at(const tgrad *G, int i)
+{
+  double *const a[NGRAD] = {G->dq, G->dk, G->dv, G->dg, G->dbeta, G->dh0, G->dA_log, G->ddt_bias};
+  return a[i];
+}
+static double **input_at(tin *in, int i)
+{
+  double **const a[NGRAD] = {&in->q, &in->k, &in->v, &in->g, &in->beta, &in->h0, &in->A_log,
+                             &in->dt_bias};
+  return a[i];
+}
+static ptrdiff_t grad_len(const tprob *P, int i)
+{
+  const ptrdiff_t a[NGRAD] = {P->nq, P->nq, P->nv, P->ng, P->nb, P->ns, P->nal, P->ndb};
+  return a[i];
+}
+/* is gradient i produced for this problem? (dh0 always: zero h0 is an input) */
+static int grad_exists(const tprob *P, int i)
+{
+  if (i >= 6) return P->p.gate_in_kernel;
+  return 1;
+}
+
+/* ratio of every gradient of X against R; worst into *worst, names the worst */
+static double grad_ratio(const tprob *P, const tgrad *R, const tgrad *X, const char **wname)
+{
+  double worst = 0;
+  int i;
+  *wname = "-";
+  for (i = 0; i < NGRAD; i++) {
+    double r;
+    if (!grad_exists(P, i)) continue;
+    r = ratio(grad_at(R, i), grad_at(X, i), grad_len(P, i));
+    if (!(r <= worst)) {
+      worst = r;
+      *wname = grad_names[i];
+    }
+  }
+  return worst;
+}
+
+static const char *cls(int dbl) { return dbl ? "d" : "s"; }
+
+/* ---- forward vs reference --------------------------------------------------- */
+
+static void test_fwd(const tcfg *c, const tprob *P)
+{
+  double *o_ref = dalloc(P->nv), *ht_ref = dalloc(P->ns);
+  int dbl;
+  ref_fwd(&P->p, &P->in, o_ref, ht_ref, NULL, NULL, NULL);
+  for (dbl = 1; dbl >= 0; dbl--) {
+    double *o, *ht, r1, r2, tol = dbl ? TOL_D : TOL_S;
+    int rc = core_fwd(&P->p, P, &P->in, dbl, 0, 1, &o, &ht);
+    r1 = ratio(o_ref, o, P->nv);
+    r2 = ratio(ht_ref, ht, P->ns);
+    report(rc == LA_OK && r1 <= tol && r2 <= tol,
+           "fwd   %-28s recurrent_%s  rc=%d  o %.2e  S %.2e  (tol %.0e)", c->name, cls(dbl), rc,
+           r1, r2, tol);
+    free(o);
+    free(ht);
+  }
+  free(o_ref);
+  free(ht_ref);
+}
+
+/* ---- gradients vs finite differences -------------------------------------------
+ * For input X and a random direction d: the analytic directional derivative
+ * <dL/dX, d> against the 5-point central difference
+ *   (-L(X+2hd) + 8 L(X+hd) - 8 L(X-hd) + L(X-2hd)) / (12 h),
+ * error O(h^4) + O(eps |L| / h).  The error is taken relative to the size of
+ * the derivative, or (when that is small by cancellation) to the typical size
+ * of one term, ||g|| ||d|| / sqrt(n); a derivative below what the difference
+ * can resolve at all (the rounding noise 1.5/h * 100 eps * sum|terms of L|,
+ * e.g. dg with gates of -30 where dL/dg ~ exp(-30)) is compared only to that
+ * noise: the value returned is |fd - an| / (den + noise / TOL_FD), to be
+ * <= TOL_FD. */
+static double fd_dir(const tprob *P, int which, const double *grad, int ndir)
+{
+  const ptrdiff_t n = grad_len(P, which);
+  const double h = 1e-3;
+  double worst = 0;
+  int dir;
+  tin in = P->in;
+  double **slot = input_at(&in, which);
+  const double *x0 = *slot;
+  double *x = dalloc(n), *d = dalloc(n);
+  for (dir = 0; dir < ndir; dir++) {
+    static const double st[4] = {2, 1, -1, -2}, w[4] = {-1, 8, -8, 1};
+    double an = 0, fd = 0, gn = 0, dn = 0, den, err, mag = 0, magmax = 0, noise;
+    ptrdiff_t i;
+    int s;
+    for (i = 0; i < n; i++) d[i] = nrand();
+    for (i = 0; i < n; i++) {
+      an += grad[i] * d[i];
+      gn += grad[i] * grad[i];
+      dn += d[i] * d[i];
+    }
+    *slot = x;
+    for (s = 0; s < 4; s++) {
+      for (i = 0; i < n; i++) x[i] = (x0 ? x0[i] : 0) + st[s] * h * d[i];
+      fd += w[s] * loss(P, &in, &mag);
+      if (mag > magmax) magmax = mag;
+    }
+    *slot = (double *)x0;
+    fd /= 12 * h;
+    noise = 1.5 / h * 100 * 2.220446049250313e-16 * magmax;
+    den = fabs(an);
+    if (den < 1e-2 * sqrt(gn * dn / (double)n)) den = 1e-2 * sqrt(gn * dn / (double)n);
+    err = fabs(fd - an) / (den + noise / TOL_FD);
+    if (!isfinite(an)) err = INFINITY;
+    if (!(err <= worst)) worst = err;
+  }
+  free(x);
+  free(d);
+  return worst;
+}
+
+static void test_grad(const tcfg *c, const tprob *P0)
+{
+  const ptrdiff_t chunks[3] = {1, 3, c->T + 5};
+  tprob P = *P0;
+  int ic;
+  for (ic = 0; ic < 3; ic++) {
+    tgrad Gd, Gs;
+    char line[512];
+    size_t len = 0;
+    int rc, i, ok = 1;
+    const char *wn;
+    double rs;
+    P.p.chunk = chunks[ic];
+    memset(&Gd, 0, sizeof Gd);
+    memset(&Gs, 0, sizeof Gs);
+    /* dh0 is checked against a perturbation of h0: it must exist as an input */
+    rc = core_bwd(&P.p, &P, &P.in, 1, 0, 3, &Gd);
+    line[0] = 0;
+    for (i = 0; i < NGRAD && rc == LA_OK; i++) {
+      double e;
+      if (!grad_exists(&P, i)) continue;
+      if (i == 5 && !P.in.h0) {
+        /* h0 not given: perturb a zero initial state */
+        tprob Q = P;
+        double *z = dalloc(P.ns);
+        Q.in.h0 = z;
+        e = fd_dir(&Q, 5, Gd.dh0, quick ? 1 : 2);
+        free(z);
+      } else if (i == 7 && !P.in.dt_bias) {
+        tprob Q = P;
+        double *z = dalloc(P.ndb);
+        Q.in.dt_bias = z;
+        e = fd_dir(&Q, 7, Gd.ddt_bias, quick ? 1 : 2);
+        free(z);
+      } else {
+        e = fd_dir(&P, i, grad_at(&Gd, i), quick ? 1 : 2);
+      }
+      if (!(e <= TOL_FD)) ok = 0;
+      len += (size_t)snprintf(line + len, sizeof line - len, " %s %.0e", grad_names[i], e);
+    }
+    report(rc == LA_OK && ok, "grad  %-28s recurrent_bwd_d chunk=%-3ld rc=%d FD:%s (tol %.0e)",
+           c->name, (long)chunks[ic], rc, line, TOL_FD);
+
+    rc = core_bwd(&P.p, &P, &P.in, 0, 0, 3, &Gs);
+    rs = grad_ratio(&P, &Gd, &Gs, &wn);
+    report(rc == LA_OK && rs <= TOL_S,
+           "bwd_s %-28s recurrent_bwd_s chunk=%-3ld rc=%d vs _d: worst %s %.2e (tol %.0e)",
+           c->name, (long)chunks[ic], rc, wn, rs, TOL_S);
+    free_grad(&Gd);
+    free_grad(&Gs);
+  }
+}
+
+/* ---- chunked vs recurrent ------------------------------------------------------ */
+
+/* The 'Intermediates' the SPEC defines, against the reference: chunk table,
+ * cumulative gate G, chunk states h, v_new = delta = beta (v - S'^T k), and
+ * A_raw, A, w, u related by A = (I + A_raw)^{-1} diag(beta), w = A (exp(G).*k),
+ * u = A v, delta = u - w S_0 (checked through those identities).  Returns the
+ * worst ratio, or -1 when the entry point is not written yet. */
+static double chunk_aux_check(const tprob *P, int dbl, char *what, size_t nwhat)
+{
+  const la_problem *p = &P->p;
+  const ptrdiff_t K = p->K, V = p->V, T = p->T, HV = p->HV, B = p->B, C = p->chunk, KV = K * V;
+  const ptrdiff_t GD = p->kda ? K : 1, NC = la_chunk_count(p);
+  const ptrdiff_t ncx = C * T * HV * B, nw = K * T * HV * B;
+  la_chunk_aux aux;
+  la_fwd_io io;
+  cin c;
+  double *Sin = dalloc(KV * T * HV * B), *gu = dalloc(P->ng), *bu = dalloc(P->nb);
+  double *o_ref = dalloc(P->nv), *kn = NULL;
+  double *G, *Araw, *A, *w, *u, *h, *vnew;
+  double worst = 0, r;
+  ptrdiff_t ci, n, hv, i, j, x;
+  int rc;
+
+  ref_fwd(p, &P->in, o_ref, NULL, Sin, gu, bu);
+  /* used k (l2norm) for the checks below */
+  kn = dcopy(P->in.k, P->nq);
+  if (p->qk_l2norm)
+    for (x = 0; x < P->nq / K; x++) {
+      double s = 0;
+      for (i = 0; i < K; i++) s += kn[i + K * x] * kn[i + K * x];
+      s = sqrt(s);
+      for (i = 0; i < K && s > 0; i++) kn[i + K * x] /= s;
+    }
+
+  cin_make(P, &P->in, dbl, &c);
+  memset(&io, 0, sizeof io);
+  io.q = c.q; io.k = c.k; io.v = c.v; io.g = c.g; io.beta = c.beta;
+  io.A_log = c.A_log; io.dt_bias = c.dt_bias; io.h0 = c.h0;
+  io.o = nan_class(P->nv, dbl);
+  io.ht = nan_class(P->ns, dbl);
+  memset(&aux, 0, sizeof aux);
+  aux.G = nan_class(P->ng, dbl);
+  aux.A_raw = nan_class(ncx, dbl);
+  aux.A = nan_class(ncx, dbl);
+  aux.Aqk = nan_class(ncx, dbl);
+  aux.w = nan_class(nw, dbl);
+  aux.u = nan_class(P->nv, dbl);
+  aux.v_new = nan_class(P->nv, dbl);
+  aux.h = nan_class(KV * HV * NC, dbl);
+  aux.chunk_seq = (int64_t *)xalloc(NC, sizeof(int64_t));
+  aux.chunk_t0 = (int64_t *)xalloc(NC, sizeof(int64_t));
+  aux.chunk_len = (int64_t *)xalloc(NC, sizeof(int64_t));
+  for (i = 0; i < NC; i++) aux.chunk_seq[i] = aux.chunk_t0[i] = aux.chunk_len[i] = -1;
+  rc = dbl ? la_chunk_fwd_d(p, &io, &aux) : la_chunk_fwd_s(p, &io, &aux);
+  free(io.o);
+  free(io.ht);
+  free(aux.Aqk); /* its scale convention is the chunk code's own: not checked */
+  G = from_class(aux.G, P->ng, dbl);
+  Araw = from_class(aux.A_raw, ncx, dbl);
+  A = from_class(aux.A, ncx, dbl);
+  w = from_class(aux.w, nw, dbl);
+  u = from_class(aux.u, P->nv, dbl);
+  vnew = from_class(aux.v_new, P->nv, dbl);
+  h = from_class(aux.h, KV * HV * NC, dbl);
+  cin_free(&c);
+  if (rc == LA_EARG) {
+    worst = -1;
+    goto done;
+  }
+  if (rc != LA_OK) {
+    worst = INFINITY;
+    snprintf(what, nwhat, "rc=%d", rc);
+    goto done;
+  }
+  /* chunk table: sequence by sequence, consecutive chunks of C steps */
+  ci = 0;
+  for (n = 0; n < p->N; n++) {
+    const ptrdiff_t t0 = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n] : 0;
+    const ptrdiff_t t1 = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n + 1] : T;
+    ptrdiff_t s;
+    for (s = t0; s < t1; s += C, ci++) {
+      const ptrdiff_t len = t1 - s < C ? t1 - s : C;
+      if (ci >= NC || aux.chunk_seq[ci] != n || aux.chunk_t0[ci] != s ||
+          aux.chunk_len[ci] != len) {
+        worst = INFINITY;
+        snprintf(what, nwhat, "chunk table wrong at chunk %ld", (long)ci);
+        goto done;
+      }
+    }
+  }
+  /* per chunk and value head: build the reference quantities */
+  {
+    double *Gr = dalloc(P->ng), *hr = dalloc(KV * HV * NC), *vr = dalloc(P->nv);
+    double *e1 = dalloc(ncx), *e2 = dalloc(nw), *e3 = dalloc(P->nv), *e4 = dalloc(P->nv);
+    double *z1 = dalloc(ncx), *z2 = dalloc(nw), *z3 = dalloc(P->nv), *z4 = dalloc(P->nv);
+    double worstA = 0;
+    (void)z1;
+    for (ci = 0; ci < NC; ci++) {
+      const ptrdiff_t nn = aux.chunk_seq[ci], s0 = aux.chunk_t0[ci], len = aux.chunk_len[ci];
+      const ptrdiff_t b = p->cu_seqlens ? 0 : nn;
+      for (hv = 0; hv < HV; hv++) {
+        const ptrdiff_t hq = hv / (HV / p->H);
+        const ptrdiff_t cb = s0 + T * (hv + HV * b); /* column of the first step */
+        ptrdiff_t r_, c_;
+        /* G: cumulative used gate */
+        for (i = 0; i < GD; i++) {
+          double acc = 0;
+          for (r_ = 0; r_ < len; r_++) {
+            acc += gu[i + GD * (cb + r_)];
+            Gr[i + GD * (cb + r_)] = acc;
+          }
+        }
+        /* h: the state entering the chunk (K x V) */
+        memcpy(hr + KV * (hv + HV * ci), Sin + KV * cb, sizeof(double) * (size_t)KV);
+        /* delta_r = beta_r (v_r - S'_r^T k_r), S'_r = Diag(a_r) S_{r-1} */
+        for (r_ = 0; r_ < len; r_++) {
+          const double *Sp = Sin + KV * (cb + r_);
+          const double *kr = kn + K * (s0 + r_ + T * (hq + p->H * b));
+          for (j = 0; j < V; j++) {
+            double pj = 0;
+            for (i = 0; i < K; i++)
+              pj += exp(gu[(p->kda ? i : 0) + GD * (cb + r_)]) * Sp[i + K * j] * kr[i];
+            vr[j + V * (cb + r_)] = bu[cb + r_] * (P->in.v[j + V * (cb + r_)] - pj);
+          }
+        }
+        /* identities: (I + A_raw) A = diag(beta) (lower part, rows of the chunk);
+         * A_raw[r,c] = beta_r k_r' diag(exp(G_r - G_c)) k_c for c < r, 0 else;
+         * w_r = sum_c A[r,c] exp(G_c) .* k_c;  u_r = sum_c A[r,c] v_c;
+         * v_new = u - w S_0 */
+        for (r_ = 0; r_ < len; r_++) {
+          const ptrdiff_t colr = cb + r_;
+          const double *kr = kn + K * (s0 + r_ + T * (hq + p->H * b));
+          for (c_ = 0; c_ < C; c_++) {
+            double ref_raw = 0, lhs = 0;
+            ptrdiff_t m;
+            if (c_ < r_) {
+              const double *kc = kn + K * (s0 + c_ + T * (hq + p->H * b));
+              for (i = 0; i < K; i++) {
+                const ptrdiff_t gi = p->kda ? i : 0;
+                ref_raw += kr[i] * kc[i] *
+                           exp(Gr[gi + GD * colr] - Gr[gi + GD * (cb + c_)]);
+              }
+              ref_raw *= bu[colr];
+            }
+            e1[c_ + C * colr] = ref_raw;
+            /* ((I + A_raw) A)[r, c] - beta_r delta_rc, using the core's A_raw, A */
+            if (c_ < len) {
+              lhs = A[c_ + C * colr];
+              for (m = 0; m < len; m++) lhs += Araw[m + C * colr] * A[c_ + C * (cb + m)];
+              lhs -= (c_ == r_) ? bu[colr] : 0;
+            } else {
+              lhs = A[c_ + C * colr]; /* past the chunk: zero */
+            }
+            if (fabs(lhs) > worstA) worstA = fabs(lhs);
+          }
+          for (i = 0; i < K; i++) {
+            double acc = 0;
+            ptrdiff_t m;
+            for (m = 0; m < len; m++) {
+              const double *km = kn + K * (s0 + m + T * (hq + p->H * b));
+              acc += A[m + C * colr] * exp(Gr[(p->kda ? i : 0) + GD * (cb + m)]) * km[i];
+            }
+            e2[i + K * colr] = acc;
+            z2[i + K * colr] = w[i + K * colr];
+          }
+          for (j = 0; j < V; j++) {
+            double acc = 0, ws = 0;
+            ptrdiff_t m;
+            const double *S0 = hr + KV * (hv + HV * ci);
+            for (m = 0; m < len; m++) acc += A[m + C * colr] * P->in.v[j + V * (cb + m)];
+            e3[j + V * colr] = acc;
+            z3[j + V * colr] = u[j + V * colr];
+            for (i = 0; i < K; i++) ws += w[i + K * colr] * S0[i + K * j];
+            e4[j + V * colr] = vr[j + V * colr];
+            z4[j + V * colr] = u[j + V * colr] - ws;
+          }
+        }
+      }
+    }
+    r = ratio(Gr, G, P->ng);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "G %.1e", r); }
+    r = ratio(hr, h, KV * HV * NC);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "h %.1e", r); }
+    r = ratio(vr, vnew, P->nv);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "v_new %.1e", r); }
+    r = ratio(e1, Araw, ncx);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "A_raw %.1e", r); }
+    r = worstA / (rms(bu, P->nb) > 0 ? rms(bu, P->nb) : 1);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "(I+A_raw)A-diag(beta) %.1e", r); }
+    r = ratio(e2, z2, nw);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "w %.1e", r); }
+    r = ratio(e3, z3, P->nv);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "u %.1e", r); }
+    r = ratio(e4, z4, P->nv);
+    if (!(r <= worst)) { worst = r; snprintf(what, nwhat, "u-wS0 %.1e", r); }
+    if (what[0] == 0) snprintf(what, nwhat, "all %.1e", worst);
+    free(Gr); free(hr); free(vr); free(e1); free(e2); free(e3); free(e4);
+    free(z1); free(z2); free(z3); free(z4);
+  }
+done:
+  free(G); free(Araw); free(A); free(w); free(u); free(h); free(vnew);
+  free(aux.chunk_seq); free(aux.chunk_t0); free(aux.chunk_len);
+  free(Sin); free(gu); free(bu); free(o_ref); free(kn);
+  return worst;
+}
+
+static void test_chunk(const tcfg *c, const tprob *P0, const ptrdiff_t *sizes, int nsizes,
+                       int with_aux)
+{
+  tprob P = *P0;
+  double *o_ref, *ht_ref;
+  tgrad Gref;
+  int is, dbl, rc;
+  /* the recurrent results are the reference (themselves checked above) */
+  memset(&Gref, 0, sizeof Gref);
+  P.p.chunk = 16;
+  rc = core_fwd(&P.p, &P, &P.in, 1, 0, 1, &o_ref, &ht_ref);
+  rc |= core_bwd(&P.p, &P, &P.in, 1, 0, 3, &Gref);
+  if (rc != LA_OK) {
+    report(0, "chunk %-28s recurrent reference failed rc=%d", c->name, rc);
+    free(o_ref); free(ht_ref); free_grad(&Gref);
+    return;
+  }
+  for (is = 0; is < nsizes; is++) {
+    P.p.chunk = sizes[is];
+    for (dbl = 1; dbl >= 0; dbl--) {
+      const double tol = dbl ? TOL_D : TOL_S;
+      double *o, *ht, r1, r2, rg;
+      tgrad G;
+      const char *wn;
+      rc = core_fwd(&P.p, &P, &P.in, dbl, 1, 1, &o, &ht);
+      if (rc == LA_EARG) {
+        report(-1, "chunk %-28s chunk_fwd_%s C=%-3ld SKIPPED: entry point answers LA_EARG "
+                   "(not implemented yet)", c->name, cls(dbl), (long)sizes[is]);
+      } else {
+        r1 = ratio(o_ref, o, P.nv);
+        r2 = ratio(ht_ref, ht, P.ns);
+        report(rc == LA_OK && r1 <= tol && r2 <= tol,
+               "chunk %-28s chunk_fwd_%s C=%-3ld rc=%d vs recurrent: o %.2e  S %.2e (tol %.0e)",
+               c->name, cls(dbl), (long)sizes[is], rc, r1, r2, tol);
+      }
+      free(o);
+      free(ht);
+      memset(&G, 0, sizeof G);
+      rc = core_bwd(&P.p, &P, &P.in, dbl, 1, 3, &G);
+      if (rc == LA_EARG) {
+        report(-1, "chunk %-28s chunk_bwd_%s C=%-3ld SKIPPED: entry point answers LA_EARG "
+                   "(not implemented yet)", c->name, cls(dbl), (long)sizes[is]);
+      } else {
+        rg = grad_ratio(&P, &Gref, &G, &wn);
+        report(rc == LA_OK && rg <= tol,
+               "chunk %-28s chunk_bwd_%s C=%-3ld rc=%d vs recurrent: worst %s %.2e (tol %.0e)",
+               c->name, cls(dbl), (long)sizes[is], rc, wn, rg, tol);
+      }
+      free_grad(&G);
+      if (with_aux) {
+        char what[160] = "";
+        double ra = chunk_aux_check(&P, dbl, what, sizeof what);
+        if (ra < 0)
+          report(-1, "aux   %-28s chunk_fwd_%s C=%-3ld SKIPPED: entry point answers LA_EARG "
+                     "(not implemented yet)", c->name, cls(dbl), (long)sizes[is]);
+        else
+          report(ra <= tol, "aux   %-28s chunk_fwd_%s C=%-3ld intermediates: worst %s (tol %.0e)",
+                 c->name, cls(dbl), (long)sizes[is], what, tol);
+      }
+    }
+  }
+  free(o_ref);
+  free(ht_ref);
+  free_grad(&Gref);
+}
+
+/* ---- NaN / Inf propagation ------------------------------------------------------ */
+
+static int any_nan(const double *x, ptrdiff_t n)
+{
+  ptrdiff_t i;
+  for (i = 0; i < n; i++)
+    if (x[i] != x[i]) return 1;
+  return 0;
+}
+static int all_finite(const double *x, ptrdiff_t n)
+{
+  ptrdiff_t i;
+  for (i = 0; i < n; i++)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
+/* A NaN in v at (j0, t0, head 0, batch 0): o(j0, t >= t0, 0, 0) and the final
+ * state column j0 of that head are NaN, every other head stays finite, and
+ * the backward runs and puts NaN into the gradients.  Then Inf in q. */
+static void test_nan(const tcfg *c, const tprob *P0)
+{
+  tprob P = *P0;
+  const la_problem *p = &P.p;
+  const ptrdiff_t V = p->V, T = p->T, t0 = T / 2, j0 = V - 1;
+  double *v = dcopy(P0->in.v, P.nv), *q = dcopy(P0->in.q, P.nq);
+  int dbl, path;
+  P.in.v = v;
+  v[j0 + V * t0] = NAN;
+  for (path = 0; path < 2; path++)
+    for (dbl = 1; dbl >= 0; dbl--) {
+      double *o, *ht;
+      tgrad G;
+      ptrdiff_t t;
+      int ok = 1, rc, rcb;
+      rc = core_fwd(p, &P, &P.in, dbl, path, 1, &o, &ht);
+      if (rc == LA_EARG && path == 1) {
+        report(-1, "nan   %-28s chunk_%s NaN in v SKIPPED: entry point answers LA_EARG "
+                   "(not implemented yet)", c->name, cls(dbl));
+        free(o); free(ht);
+        continue;
+      }
+      for (t = t0; t < T; t++) ok &= o[j0 + V * t] != o[j0 + V * t];
+      for (t = 0; t < t0; t++) ok &= isfinite(o[j0 + V * t]) != 0;
+      ok &= any_nan(ht, p->K * p->V); /* head 0 of sequence 0 */
+      ok &= all_finite(o + V * T, P.nv - V * T); /* the other heads / batches */
+      memset(&G, 0, sizeof G);
+      rcb = core_bwd(p, &P, &P.in, dbl, path, 3, &G);
+      /* u_t(j0) is NaN from t0 on: dq (through S_t), dk (through u) and
+       * the gradient of the initial state (through dk, dS) become NaN */
+      if (rcb == LA_OK) ok &= any_nan(G.dq, P.nq) && any_nan(G.dk, P.nq);
+      report(rc == LA_OK && (rcb == LA_OK || (path == 1 && rcb == LA_EARG)) && ok,
+             "nan   %-28s %s_%s NaN in v propagates (fwd rc=%d, bwd rc=%d%s)", c->name,
+             path ? "chunk" : "recurrent", cls(dbl), rc, rcb,
+             rcb == LA_EARG ? ", bwd not implemented yet" : "");
+      free(o); free(ht); free_grad(&G);
+    }
+  P.in.v = P0->in.v;
+  P.in.q = q;
+  q[0 + p->K * t0] = INFINITY;
+  for (dbl = 1; dbl >= 0; dbl--) {
+    double *o, *ht;
+    int rc = core_fwd(p, &P, &P.in, dbl, 0, 1, &o, &ht);
+    /* o(:, t0, head 0) = S^T (scale q) with an infinite q: not finite */
+    int ok = rc == LA_OK && !all_finite(o + V * t0, V) && all_finite(ht, P.ns) &&
+             all_finite(o, V * t0);
+    report(ok, "nan   %-28s recurrent_%s Inf in q gives non-finite o at that step only",
+           c->name, cls(dbl));
+    free(o); free(ht);
+  }
+  free(v);
+  free(q);
+}
+
+/* ---- NULL optional outputs / inputs ------------------------------------------- */
+
+static void test_nulls(const tcfg *c, const tprob *P)
+{
+  int dbl;
+  for (dbl = 1; dbl >= 0; dbl--) {
+    double *o1, *h1, *o2, *h2;
+    tgrad G1, G2;
+    int rc, ok;
+    const char *wn;
+    double r;
+    /* ht not wanted */
+    rc = core_fwd(&P->p, P, &P->in, dbl, 0, 1, &o1, &h1);
+    rc |= core_fwd(&P->p, P, &P->in, dbl, 0, 0, &o2, &h2);
+    ok = rc == LA_OK && ratio(o1, o2, P->nv) == 0;
+    report(ok, "misc  %-28s recurrent_%s ht = NULL gives the same o", c->name, cls(dbl));
+    /* dht NULL == zero dht; dh0 NULL is allowed */
+    memset(&G1, 0, sizeof G1);
+    memset(&G2, 0, sizeof G2);
+    {
+      tprob Q = *P;
+      double *z = dalloc(P->ns);
+      Q.Ws = z;
+      rc = core_bwd(&Q.p, &Q, &Q.in, dbl, 0, 3, &G1);
+      rc |= core_bwd(&Q.p, &Q, &Q.in, dbl, 0, 0, &G2);
+      free(z);
+    }
+    G2.dh0 = dcopy(G1.dh0, P->ns); /* not produced by the second call */
+    r = grad_ratio(P, &G1, &G2, &wn);
+    report(rc == LA_OK && r == 0, "misc  %-28s recurrent_bwd_%s dht = NULL equals zero dht, "
+                                  "dh0 = NULL allowed (worst %s %.1e)",
+           c->name, cls(dbl), wn, r);
+    free(o1); free(h1); free(o2); free(h2);
+    free_grad(&G1);
+    free_grad(&G2);
+  }
+}
+
+/* T = 0: no step; S_T = S_0, dS_0 = dS_T, every other gradient empty, dA_log
+ * and ddt_bias zero. */
+static void test_t0(const tcfg *c, const tprob *P)
+{
+  int dbl, path;
+  for (path = 0; path < 2; path++)
+    for (dbl = 1; dbl >= 0; dbl--) {
+      double *o, *ht;
+      tgrad G;
+      int rc, rcb, ok;
+      rc = core_fwd(&P->p, P, &P->in, dbl, path, 1, &o, &ht);
+      memset(&G, 0, sizeof G);
+      rcb = core_bwd(&P->p, P, &P->in, dbl, path, 3, &G);
+      if (path == 1 && (rc == LA_EARG || rcb == LA_EARG)) {
+        report(-1, "T=0   %-28s chunk_%s SKIPPED: entry point answers LA_EARG (not "
+                   "implemented yet)", c->name, cls(dbl));
+      } else {
+        ok = rc == LA_OK && rcb == LA_OK && ratio(P->in.h0, ht, P->ns) == 0 &&
+             ratio(P->Ws, G.dh0, P->ns) == 0;
+        if (P->p.gate_in_kernel)
+          ok = ok && rms(G.dA_log, P->nal) == 0 && rms(G.ddt_bias, P->ndb) == 0;
+        report(ok, "T=0   %-28s %s_%s S_T = S_0, dS_0 = dS_T (rc %d/%d)", c->name,
+               path ? "chunk" : "recurrent", cls(dbl), rc, rcb);
+      }
+      free(o); free(ht); free_grad(&G);
+    }
+}
+
+/* ---- the configurations ---------------------------------------------------------- */
+
+#define CU(...) .cu = {__VA_ARGS__}
+
+static const tcfg cfgs[] = {
+  /* name                      kda K  V  T   H HV B */
+  {"kda basic",                 1, 16, 16, 37, 2, 2, 2, .h0 = 1, .in_quick = 1},
+  {"gdn basic",                 0, 16, 16, 37, 2, 2, 2, .h0 = 1, .in_quick = 1},
+  {"kda no h0",                 1, 8, 12, 20, 1, 1, 2, .h0 = 0, .in_quick = 1},
+  {"gdn no h0",                 0, 8, 12, 20, 1, 1, 2, .h0 = 0},
+  {"kda T=1",                   1, 8, 8, 1, 1, 1, 1, .h0 = 1, .in_quick = 1},
+  {"gdn T=1",                   0, 8, 8, 1, 2, 2, 1, .h0 = 1},
+  {"kda l2norm",                1, 12, 10, 25, 1, 2, 1, .l2 = 1, .h0 = 1},
+  {"gdn l2norm",                0, 12, 10, 25, 1, 2, 1, .l2 = 1, .h0 = 1},
+  {"kda gate-in-kernel",        1, 12, 10, 25, 1, 1, 2, .gik = 1, .dtb = 1, .h0 = 1},
+  {"kda gik no dt_bias",        1, 12, 10, 25, 1, 1, 1, .gik = 1, .in_quick = 1},
+  {"kda gik lower bound",       1, 12, 10, 25, 1, 2, 1, .gik = 1, .dtb = 1, .lb = 1, .h0 = 1},
+  {"gdn gate-in-kernel",        0, 12, 10, 25, 1, 2, 2, .gik = 1, .dtb = 1, .h0 = 1},
+  {"gdn gik lower bound",       0, 12, 10, 25, 1, 2, 1, .gik = 1, .lb = 1, .h0 = 1, .in_quick = 1},
+  /* T * B > 256: the blocked sums of dA_log / ddt_bias flush more than once */
+  {"kda gik long T=300 B=2",    1, 6, 5, 300, 1, 1, 2, .gik = 1, .dtb = 1, .h0 = 1,
+   .in_quick = 1},
+  {"gdn gik lb long T=600",     0, 6, 5, 600, 1, 2, 1, .gik = 1, .lb = 1, .h0 = 1},
+  {"kda beta sigmoid",          1, 12, 10, 25, 1, 1, 1, .bsig = 1, .h0 = 1},
+  {"kda beta sigmoid neg",      1, 12, 10, 25, 1, 1, 1, .l2 = 1, .bsig = 1, .neg = 1, .h0 = 1},
+  {"gdn beta sigmoid neg",      0, 12, 10, 25, 1, 1, 1, .l2 = 1, .bsig = 1, .neg = 1, .h0 = 1},
+  {"kda neg without sigmoid",   1, 8, 8, 15, 1, 1, 1, .neg = 1, .h0 = 1},
+  {"kda scale 0.7",             1, 8, 8, 15, 1, 1, 1, .scale = 0.7, .h0 = 1},
+  {"kda state VK",              1, 8, 12, 20, 1, 2, 1, .vk = 1, .h0 = 1},
+  {"gdn state VK",              0, 8, 12, 20, 1, 2, 1, .vk = 1, .h0 = 1},
+  {"kda GVA H=2 HV=6",          1, 10, 8, 21, 2, 6, 2, .h0 = 1, .in_quick = 1},
+  {"gdn GVA H=1 HV=3",          0, 10, 8, 21, 1, 3, 2, .h0 = 1},
+  {"kda varlen",                1, 10, 8, 40, 2, 2, 1, .ncu = 5, CU(0, 5, 6, 29, 40), .h0 = 1,
+   .in_quick = 1},
+  {"gdn varlen",                0, 10, 8, 40, 1, 2, 1, .ncu = 4, CU(0, 17, 18, 40), .h0 = 1},
+  {"kda K=8 V=24",              1, 8, 24, 20, 1, 1, 1, .h0 = 1},
+  {"gdn K=24 V=8",              0, 24, 8, 20, 1, 1, 1, .h0 = 1},
+  {"kda K=60 V=100",            1, 60, 100, 30, 1, 1, 1, .h0 = 1},
+  {"gdn K=60 V=100",            0, 60, 100, 30, 1, 1, 1, .h0 = 1},
+  {"kda strong gates -30",      1, 12, 10, 25, 1, 1, 1, .gate = GATE_STRONG, .h0 = 1,
+   .in_quick = 1},
+  {"gdn strong gates -30",      0, 12, 10, 25, 1, 1, 1, .gate = GATE_STRONG, .h0 = 1},
+  {"kda mixed gates -30",       1, 12, 10, 25, 1, 2, 1, .gate = GATE_MIXED, .h0 = 1},
+  {"gdn mixed gates -30",       0, 12, 10, 25, 1, 2, 1, .gate = GATE_MIXED, .h0 = 1},
+  {"kda gik strong gates",      1, 12, 10, 25, 1, 1, 1, .gik = 1, .dtb = 1, .gate = GATE_STRONG,
+   .h0 = 1},
+  {"kda all options",           1, 12, 10, 33, 2, 4, 1, .ncu = 4, CU(0, 9, 10, 33), .l2 = 1,
+   .gik = 1, .dtb = 1, .bsig = 1, .neg = 1, .vk = 1, .h0 = 1, .scale = 0.4, .gate = GATE_MIXED,
+   .in_quick = 1},
+  {"gdn all options",           0, 12, 10, 33, 1, 2, 1, .ncu = 3, CU(0, 20, 33), .l2 = 1,
+   .gik = 1, .dtb = 1, .bsig = 1, .neg = 1, .vk = 1, .h0 = 1, .in_quick = 1},
+  {"kda all options lb",        1, 12, 10, 33, 1, 2, 1, .ncu = 3, CU(0, 1, 33), .l2 = 1,
+   .gik = 1, .lb = 1, .bsig = 1, .vk = 1, .h0 = 1},
+};
+
+/* The chunk configurations: T not a multiple of 7, 16 or 64. */
+static const tcfg chunk_cfgs[] = {
+  {"kda T=100",                 1, 16, 16, 100, 1, 2, 2, .h0 = 1, .in_quick = 1},
+  {"gdn T=100",                 0, 16, 16, 100, 1, 2, 2, .h0 = 1, .in_quick = 1},
+  {"kda T=1",                   1, 8, 8, 1, 1, 1, 1, .h0 = 1},
+  {"kda all options T=150",     1, 16, 12, 150, 2, 4, 1, .ncu = 5, CU(0, 3, 70, 71, 150),
+   .l2 = 1, .gik = 1, .dtb = 1, .bsig = 1, .neg = 1, .vk = 1, .h0 = 1, .scale = 0.3,
+   .in_quick = 1},
+  {"gdn all options T=150",     0, 16, 12, 150, 1, 2, 1, .ncu = 3, CU(0, 65, 150), .l2 = 1,
+   .gik = 1, .lb = 1, .bsig = 1, .vk = 1, .h0 = 1},
+  {"kda strong gates T=90",     1, 16, 16, 90, 1, 1, 1, .gate = GATE_STRONG, .h0 = 1},
+  {"kda mixed gates T=90",      1, 16, 16, 90, 1, 1, 1, .gate = GATE_MIXED, .h0 = 1,
+   .in_quick = 1},
+  {"gdn mixed gates T=90",      0, 16, 16, 90, 1, 1, 1, .gate = GATE_MIXED, .h0 = 1},
+  {"kda K=60 V=100 T=75",       1, 60, 100, 75, 1, 1, 1, .l2 = 1, .h0 = 1},
+  {"gdn K=60 V=100 T=75",       0, 60, 100, 75, 1, 1, 1, .l2 = 1, .h0 = 1},
+  /* single precision over a long sequence */
+  {"kda l2 T=2000",             1, 32, 32, 2000, 1, 1, 1, .l2 = 1, .h0 = 1},
+  {"gdn l2 gik T=2000",         0, 32, 32, 2000, 1, 1, 1, .l2 = 1, .gik = 1, .dtb = 1, .h0 = 1},
+};
+
+/* a smaller copy of a configuration for --quick (same code paths) */
+static tcfg shrink(tcfg c)
+{
+  if (c.K > 16) c.K = 16 + c.K % 3;
+  if (c.V > 16) c.V = 16 + c.V % 5;
+  return c;
+}
+
+int main(int argc, char **argv)
+{
+  const ptrdiff_t csizes[4] = {1, 7, 16, 64};
+  const int ncfg = (int)(sizeof cfgs / sizeof cfgs[0]);
+  const int nchk = (int)(sizeof chunk_cfgs / sizeof chunk_cfgs[0]);
+  int i;
+  if (argc > 1 && !strcmp(argv[1], "--quick")) quick = 1;
+  printf("test_core%s: core library against a naive reference (SPEC section 1)\n",
+         quick ? " --quick" : "");
+
+  for (i = 0; i < ncfg; i++) {
+    tprob P;
+    tcfg c = cfgs[i];
+    if (quick && !c.in_quick) continue;
+    if (quick) c = shrink(c);
+    make_problem(&c, &P);
+    test_fwd(&c, &P);
+    test_grad(&c, &P);
+    free_problem(&P);
+  }
+  for (i = 0; i < nchk; i++) {
+    tprob P;
+    tcfg c = chunk_cfgs[i];
+    if (quick && !c.in_quick) continue;
+    if (quick) c = shrink(c);
+    make_problem(&c, &P);
+    test_fwd(&c, &P);
+    test_chunk(&c, &P, csizes, 4, i < 2 || i == 3 || i == 6);
+    free_problem(&P);
+  }
+  {
+    /* NaN / Inf, NULL outputs, T = 0 */
+    static const tcfg nc[] = {
+      {"kda nan", 1, 8, 6, 12, 1, 2, 2, .h0 = 1},
+      {"gdn nan l2 gik", 0, 8, 6, 12, 1, 2, 2, .l2 = 1, .gik = 1, .dtb = 1, .h0 = 1},
+    };
+    static const tcfg t0c[] = {
+      {"kda T=0", 1, 8, 6, 0, 1, 2, 2, .h0 = 1},
+      {"gdn T=0 gik", 0, 8, 6, 0, 1, 2, 1, .gik = 1, .dtb = 1, .h0 = 1},
+      {"kda T=0 gik vk", 1, 8, 6, 0, 1, 1, 1, .gik = 1, .vk = 1, .h0 = 1},
+    };
+    tprob P;
+    for (i = 0; i < 2; i++) {
+      make_problem(&nc[i], &P);
+      test_nan(&nc[i], &P);
+      free_problem(&P);
+    }
+    for (i = 0; i < 3; i++) {
+      make_problem(&t0c[i], &P);
+      test_t0(&t0c[i], &P);
+      free_problem(&P);
+    }
+    make_problem(&cfgs[0], &P);
+    test_nulls(&cfgs[0], &P);
+    free_problem(&P);
+  }
+
+  if (n_skip)
+    printf("%d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
+  else
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+  return n_fail ? 1 : 0;
+}
