@@ -56,8 +56,11 @@ static void LA_FN(cbwd_ws_init)(LA_FN(cbwd_ws) *b, real_t *buf, ptrdiff_t K, ptr
  *   dQr(:,i) = scale sum_j dAqk(i,j) k_j .* e_ij          (q_i's gradient)
  *   dKr(:,i) = sum_j dM(i,j) k_j .* e_ij                  (k_i as a row)
  *   dKc(:,j) = sum_i (scale dAqk(i,j) q_i + dM(i,j) k_i) .* e_ij  (k_j as a column)
- * with e_ij = exp(G_i - G_j); the gate gradient is then
- *   dG_i += q_i .* dQr_i + k_i .* dKr_i - k_i .* dKc_i. */
+ * with e_ij = exp(G_i - G_j), over the pairs j < i only; the gate gradient
+ * is then dG_i += q_i .* dQr_i + k_i .* dKr_i - k_i .* dKc_i.  The diagonal
+ * pairs of Aqk (factor 1, no gate) are left to the caller: they would enter
+ * dG twice with opposite signs, and with strong gates the true gate gradient
+ * is far below the rounding error of such an O(1) pair. */
 static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                        const real_t *k, const real_t *dAqk, const real_t *dM,
                                        LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
@@ -77,12 +80,11 @@ static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const r
       const real_t *kj = k + K * j;
       real_t *dkc = b->dKc + K * j;
       for (x = 0; x < K; x++) e[x] = 1;
-      for (i = j; i < r1; i++) {
+      for (i = j + 1; i < r1; i++) {
         const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
-        const real_t cq = scale * dAqk[i + C * j], cm = i > j ? dM[i + C * j] : 0;
+        const real_t cq = scale * dAqk[i + C * j], cm = dM[i + C * j];
         real_t *dqr = b->dQr + K * i, *dkr = b->dKr + K * i;
-        if (i > j)
-          for (x = 0; x < K; x++) e[x] *= ai[x];
+        for (x = 0; x < K; x++) e[x] *= ai[x];
 #pragma omp simd
         for (x = 0; x < K; x++) {
           const real_t kje = kj[x] * e[x];
@@ -234,25 +236,30 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
       real_t *dqi = dq + K * (t0 + i), *dki = dk + K * (t0 + i), *dGi = b->dG + K * i;
       const real_t *dQG = b->dQG + K * i, *dKG = b->dKG + K * i, *dKC = b->dKC + K * i;
       const real_t *dQr = b->dQr + K * i, *dKr = b->dKr + K * i, *dKc = b->dKc + K * i;
+      const real_t cd = scale * b->dAqk[i + C * i]; /* the diagonal pair of Aqk */
 #pragma omp simd
       for (x = 0; x < K; x++) {
-        dqi[x] = eg[x] * dQG[x] + dQr[x];
-        dki[x] = eg[x] * dKG[x] + egc[x] * dKC[x] + dKr[x] + dKc[x];
-        dGi[x] = eg[x] * (qi[x] * dQG[x] + ki[x] * dKG[x]) - egc[x] * ki[x] * dKC[x] +
-                 qi[x] * dQr[x] + ki[x] * (dKr[x] - dKc[x]);
+        dqi[x] = eg[x] * dQG[x] + dQr[x] + cd * ki[x];
+        dki[x] = eg[x] * dKG[x] + egc[x] * dKC[x] + dKr[x] + dKc[x] + cd * qi[x];
+        dGi[x] = eg[x] * (qi[x] * dQG[x] + ki[x] * dKG[x]) + qi[x] * dQr[x] +
+                 ki[x] * (dKr[x] - dKc[x]);
       }
     }
-    /* the last step's G also scales gamma and every KC row */
-    {
-      real_t *dGl = b->dG + K * (c - 1);
-      for (x = 0; x < K; x++) dGl[x] += gam[x] * b->dgam[x];
-      for (i = 0; i < c; i++)
-        for (x = 0; x < K; x++)
-          dGl[x] += ws->eGc[x + K * i] * kc[x + K * i] * b->dKC[x + K * i];
-    }
+    /* gamma = exp(G_last) depends on every step of the chunk */
+    for (x = 0; x < K; x++) b->dG[x + K * (c - 1)] += gam[x] * b->dgam[x];
     /* G_i = g_0 + ... + g_i  =>  dg_t = sum_{i >= t} dG_i */
     for (i = c - 2; i >= 0; i--)
       for (x = 0; x < K; x++) b->dG[x + K * i] += b->dG[x + K * (i + 1)];
+    /* KC_i = exp(G_last - G_i) k_i depends on the steps after i: add
+     * sum_{i < t} KC_i .* dKC_i to dg_t directly (as an exclusive prefix sum,
+     * not as +/- terms of dG that would cancel) */
+    for (x = 0; x < K; x++) b->e[x] = 0;
+    for (i = 0; i < c; i++)
+      for (x = 0; x < K; x++) {
+        const real_t term = ws->eGc[x + K * i] * kc[x + K * i] * b->dKC[x + K * i];
+        b->dG[x + K * i] += b->e[x];
+        b->e[x] += term;
+      }
     if (p->kda) {
       memcpy(dg + K * t0, b->dG, sizeof(real_t) * (size_t)(K * c));
     } else {

@@ -18,7 +18,7 @@ static void LA_FN(aux_rows)(const real_t *M, ptrdiff_t C, ptrdiff_t c, real_t *d
 {
   ptrdiff_t i, j;
   for (i = 0; i < c; i++)
-    for (j = 0; j < c; j++) dst[j + C * i] = M[i + C * j];
+    for (j = 0; j < C; j++) dst[j + C * i] = j < c ? M[i + C * j] : 0;
 }
 
 static void LA_FN(chunk_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp,
