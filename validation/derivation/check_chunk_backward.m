@@ -114,6 +114,31 @@ function res = check_chunk_backward ()
   res(end+1) = drv_row (46, 'G = cumsum(g): dg = reverse cumulative sum of dG vs finite differences', F, ...
                         drv_ratio (drv_fd (@(z) ip (dGr, cumsum (z, 1)), gg), dg46), tfd);
 
+  %% section 'cancellation-free gate gradient': (46b) with every gate at -30 the
+  %% true dg is of order exp(-30); the C core's chunked dg must still match BPTT
+  if (have)
+    r = 0;
+    for gdn = [false true]
+      rand ('state', 66 + gdn); randn ('state', 66 + gdn);
+      Kc = 6; Vc = 5; Tc = 40;
+      qc = randn (Kc, Tc); kc = randn (Kc, Tc) / sqrt (Kc); vc = randn (Vc, Tc);
+      gc = -30 * ones (pick (gdn, 1, Kc), Tc); bc = rand (Tc, 1);
+      dOc = randn (Vc, Tc); dSc = randn (Kc, Vc); S0c = randn (Kc, Vc);
+      pre = pick (gdn, 'gdn', 'kda');
+      g1 = cell (1, 6); g2 = g1;
+      [g1{:}] = feval ([pre, '_recurrent_bwd'], qc, kc, vc, gc, bc, dOc, dSc, 'InitialState', S0c);
+      for C = [1 7 16]
+        [g2{:}] = feval ([pre, '_chunk_bwd'], qc, kc, vc, gc, bc, dOc, dSc, 'InitialState', S0c, ...
+                         'ChunkSize', C);
+        r = max (r, drv_ratio (g1{4}, g2{4}));
+      end
+    end
+    res(end+1) = drv_row (46, '(46b) strong gates (g = -30): chunked dg vs recurrent dg, KDA and GDN, C = 1, 7, 16', ...
+                          F, r, tcore);
+  else
+    res(end+1) = drv_skip (46, '(46b) strong gates: chunked dg vs recurrent dg', F, tcore, why);
+  end
+
   %% section 'whole backward': (47) plain chunked backward vs finite differences of the plain chunked forward
   for gdn = [false true]
     e = drv_data (4, 3, 11, gdn, -2, 70 + gdn);
