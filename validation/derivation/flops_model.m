@@ -5,8 +5,8 @@ function f = flops_model (what, T, C, K, V)
   % counts 'rec_fwd_exact', 'rec_bwd_exact', which count every + and *).
   %   'rec_fwd'        (55)  7 T K V
   %   'rec_bwd'        (56)  22 T K V + 5 K V R,  R = 2T - c_last - NC recomputed steps
-  %   'chunk_fwd'      (57)  6 T K V + (3K + 2V) sum_n c_n^2
-  %   'chunk_fwd_aux'  (57)  chunk_fwd + sum_n c_n^3 / 3   (explicit A, 'Intermediates')
+  %   'chunk_fwd'      (57)  6 T K V + (3K + 2V) sum_n c_n^2 + sum_n c_n^3 / 3
+  %                          (the last term: the explicit A the core forms)
   %   'chunk_bwd'      (58)  14 T K V + (9K + 5V) sum c_n^2 + (5/3) sum c_n^3
   %                          + (NC - 1) (C^2 (3K + V) + 4 C K V)
   % c_n are the chunk lengths (C, ..., C, c_last), NC = ceil(T / C); for the
@@ -26,8 +26,6 @@ function f = flops_model (what, T, C, K, V)
     case 'rec_bwd_exact'
       f = T * V * (22 * K + 8) + R * V * (5 * K + 2);
     case 'chunk_fwd'
-      f = 6 * T * K * V + (3 * K + 2 * V) * s2;
-    case 'chunk_fwd_aux'
       f = 6 * T * K * V + (3 * K + 2 * V) * s2 + s3 / 3;
     case 'chunk_bwd'
       f = 14 * T * K * V + (9 * K + 5 * V) * s2 + 5 * s3 / 3 + (NC - 1) * (C ^ 2 * (3 * K + V) + 4 * C * K * V);
