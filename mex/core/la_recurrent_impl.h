@@ -1,7 +1,7 @@
 /*
  * la_recurrent_impl.h -- template: the recurrent (step by step) forward and
  * its hand-written backpropagation through time.  docs/recurrence.md derives
- * every line; validation/tests/test_recurrent_grad.m checks them.
+ * every line; validation/tests/test_recurrent_bwd.m checks them.
  *
  * One step, per sequence and value head (a = exp(g_t), s = scale):
  *   S'  = Diag(a) S_{t-1}

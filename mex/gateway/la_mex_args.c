@@ -258,9 +258,12 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
   for (i = nfixed; i < nrhs; i += 2) {
     const mxArray *val = prhs[i + 1];
     char name[32];
-    if (!mxIsChar(prhs[i]) || mxGetNumberOfElements(prhs[i]) >= sizeof name ||
-        mxGetString(prhs[i], name, sizeof name))
-      la_fail(c, "badOption", "argument %d must be an option name (a string)", i + 1);
+    if (!mxIsChar(prhs[i]))
+      la_fail(c, "badOption", "argument %d must be an option name (a string), got a %s", i + 1,
+              mxGetClassName(prhs[i]));
+    if (mxGetNumberOfElements(prhs[i]) >= sizeof name || mxGetString(prhs[i], name, sizeof name))
+      la_fail(c, "badOption", "unknown option (argument %d, a name of %lu characters)", i + 1,
+              (unsigned long)mxGetNumberOfElements(prhs[i]));
     if (ieq(name, "Scale")) {
       p->scale = scalar_opt(c, val, "Scale");
       if (!(p->scale > 0) || !isfinite(p->scale))

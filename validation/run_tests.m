@@ -1,0 +1,113 @@
+% RUN_TESTS  Run every Octave test block of the project (make test-octave).
+%
+%   run_tests ()
+%   run_tests (pattern)
+%   [npass, nfail] = run_tests (...)
+%
+%   Runs Octave's test () on every octave/*.m, every validation/tests/*.m and
+%   every other .m file under validation/ that holds test blocks (lines
+%   starting with %!), after adding octave/, validation/lib and
+%   validation/tests to the path.  With pattern, only the files whose path
+%   contains that string are run.
+%
+%   Prints one line per file (blocks passed / total, seconds) as it goes, the
+%   messages of any failed block, and then exactly one closing line
+%       N passed, M failed
+%   counting test blocks over all files.  Without output arguments it then
+%   exits Octave with status 1 if any block failed and 0 otherwise (this is
+%   what `make test-octave` relies on); with output arguments it returns the
+%   counts and does not exit.
+%
+%   See also: test.
+
+function [npass, nfail] = run_tests (pattern)
+  if (nargin < 1)
+    pattern = '';
+  end
+  here = fileparts (mfilename ('fullpath'));
+  root = fileparts (here);
+  addpath (fullfile (root, 'octave'));
+  addpath (fullfile (here, 'lib'));
+  addpath (fullfile (here, 'tests'));
+
+  files = [list_m(fullfile (root, 'octave'), false); ...
+           list_m(fullfile (here, 'tests'), false)];
+  % any other file under validation/ with test blocks
+  others = list_m (here, true);
+  for i = 1:numel (others)
+    f = others{i};
+    if (~any (strcmp (f, files)) && has_tests (f))
+      files{end + 1, 1} = f;
+    end
+  end
+  if (~isempty (pattern))
+    files = files(~cellfun (@isempty, strfind (files, pattern)));
+  end
+
+  npass = 0;
+  nfail = 0;
+  t_all = tic ();
+  for i = 1:numel (files)
+    f = files{i};
+    rel = f(numel (root) + 2:end);
+    fprintf ('%-44s ', rel);
+    fflush (stdout);
+    logf = [tempname() '.log'];
+    fid = fopen (logf, 'wt');
+    t0 = tic ();
+    try
+      [n, nmax] = test (f, 'quiet', fid);
+    catch err
+      n = 0;
+      nmax = 1;
+      fprintf (fid, '!!!!! test () itself failed: %s\n', err.message);
+    end
+    dt = toc (t0);
+    fclose (fid);
+    fprintf ('%4d/%-4d passed  %6.1f s\n', n, nmax, dt);
+    if (n < nmax)
+      txt = fileread (logf);
+      % drop the ">>>>> processing" header line of test ()
+      txt = regexprep (txt, '^>>>>> processing[^\n]*\n', '');
+      fprintf ('%s\n', txt);
+    end
+    delete (logf);
+    npass = npass + n;
+    nfail = nfail + (nmax - n);
+  end
+  fprintf ('(%d files, %.1f s)\n', numel (files), toc (t_all));
+  fprintf ('%d passed, %d failed\n', npass, nfail);
+  fflush (stdout);
+  if (nargout == 0)
+    exit (double (nfail > 0));
+  end
+end
+
+function c = list_m (d, recursive)
+  % sorted full paths of the .m files in folder d (and below if recursive)
+  c = cell (0, 1);
+  if (~exist (d, 'dir'))
+    return;
+  end
+  e = dir (d);
+  names = sort ({e.name});
+  for i = 1:numel (names)
+    nm = names{i};
+    if (nm(1) == '.')
+      continue;
+    end
+    p = fullfile (d, nm);
+    if (exist (p, 'dir'))
+      if (recursive)
+        c = [c; list_m(p, true)];
+      end
+    elseif (numel (nm) > 2 && strcmp (nm(end-1:end), '.m'))
+      c{end + 1, 1} = p;
+    end
+  end
+end
+
+function tf = has_tests (f)
+  txt = fileread (f);
+  tf = ~isempty (regexp (txt, '(^|\n)%!', 'once'));
+end
