@@ -8,7 +8,8 @@
 # Nothing but git, gcc and make is assumed: `deps` installs what is missing
 # with apt-get (as root, or through sudo).
 
-DEB_PKGS   := octave liboctave-dev libopenblas-dev liblapacke-dev
+# gnuplot: Octave's headless plotting for the lab's figures
+DEB_PKGS   := octave liboctave-dev libopenblas-dev liblapacke-dev gnuplot-qt
 OCTAVE     ?= octave
 OCTFLAGS   := --no-gui --no-window-system --quiet --norc
 MKOCTFILE  ?= mkoctfile
@@ -31,7 +32,7 @@ LIBS       := -llapacke -lopenblas -lgomp -lmvec -lm
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
 
-.PHONY: all deps build test test-c test-c-sanitize test-octave validate bench clean
+.PHONY: all deps build test test-c test-c-sanitize test-octave test-lab validate bench clean
 
 all: build
 
@@ -80,8 +81,13 @@ test-c-sanitize: deps $(BUILD)/test_core_san
 test-octave: build
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests();"
 
+# the lab at small sizes (a few minutes), so none of it can rot unnoticed
+test-lab: build
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_validation('quick');"
+
+# the Octave test run goes last: its closing line counts every test block
 test: build
-	@$(MAKE) --no-print-directory test-c test-c-sanitize test-octave
+	@$(MAKE) --no-print-directory test-c test-c-sanitize test-lab test-octave
 
 # ---- the lab and the benchmarks ----------------------------------------------
 validate: build

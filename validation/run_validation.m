@@ -31,10 +31,10 @@ function ok = run_validation (mode)
               "derivations", @lab_derivations, "every numbered equation of docs/, both sides from random inputs"; ...
               "precision", @lab_precision,   "fp32 vs fp64 of every path; chunked vs recurrent"};
   all_rows = struct ("section", {}, "name", {}, "value", {}, "bound", {}, "pass", {}, "detail", {});
-  times = zeros (1, rows (sections));
-  fprintf ("run_validation (%s): %d sections\n", mode, rows (sections));
-  for s = 1:rows (sections)
-    fprintf ("[%d/%d] %s: %s\n", s, rows (sections), sections{s, 1}, sections{s, 3});
+  times = zeros (1, size (sections, 1));
+  fprintf ("run_validation (%s): %d sections\n", mode, size (sections, 1));
+  for s = 1:size (sections, 1)
+    fprintf ("[%d/%d] %s: %s\n", s, size (sections, 1), sections{s, 1}, sections{s, 3});
     t0 = tic;
     try
       r = sections{s, 2} (mode, figdir);
@@ -45,7 +45,7 @@ function ok = run_validation (mode)
     end_try_catch
     times(s) = toc (t0);
     nf = sum (! [r.pass]);
-    fprintf ("[%d/%d] %s: %d checks, %d failed (%.1f s)\n", s, rows (sections), ...
+    fprintf ("[%d/%d] %s: %d checks, %d failed (%.1f s)\n", s, size (sections, 1), ...
              sections{s, 1}, numel (r), nf, times(s));
     all_rows = [all_rows, r(:)'];
   endfor
@@ -55,7 +55,7 @@ function ok = run_validation (mode)
 
   fprintf ("\nsummary\n");
   fprintf ("  %-12s %8s %8s %8s\n", "section", "checks", "failed", "seconds");
-  for s = 1:rows (sections)
+  for s = 1:size (sections, 1)
     in = strcmp ({all_rows.section}, sections{s, 1});
     fprintf ("  %-12s %8d %8d %8.1f\n", sections{s, 1}, sum (in), sum (in & ! [all_rows.pass]), times(s));
   endfor

@@ -19,13 +19,13 @@ function lab_report (file, mode, sections, times, rows)
   fprintf (fid, "| result | %d checks, %d failed |\n\n", numel (rows), sum (! [rows.pass]));
 
   fprintf (fid, "## Summary\n\n| section | what | checks | failed | seconds |\n|---|---|---|---|---|\n");
-  for s = 1:rows (sections)
+  for s = 1:size (sections, 1)
     in = strcmp ({rows.section}, sections{s, 1});
     fprintf (fid, "| %s | %s | %d | %d | %.1f |\n", sections{s, 1}, sections{s, 3}, sum (in), ...
              sum (in & ! [rows.pass]), times(s));
   endfor
   figdir = fullfile (fileparts (file), "figures");
-  for s = 1:rows (sections)
+  for s = 1:size (sections, 1)
     name = sections{s, 1};
     fprintf (fid, "\n## %s\n\n", name);
     in = find (strcmp ({rows.section}, name));
