@@ -24,8 +24,9 @@ MEX_OUT    := octave/private/la_mex.mex
 
 # -march=native: the MEX is built on the machine that runs it.
 OPT        ?= -O3 -march=native
+# -ffp-contract=fast: fused multiply-adds (-std=c11 turns them off by default);
 # -fno-math-errno + libmvec: vectorized exp() (see mex/core/la_internal.h)
-CFLAGS_ALL := -std=c11 $(OPT) -fPIC -fopenmp -fno-math-errno -DLA_USE_LIBMVEC -Wall -Wextra \
+CFLAGS_ALL := -std=c11 $(OPT) -ffp-contract=fast -fPIC -fopenmp -fno-math-errno -DLA_USE_LIBMVEC -Wall -Wextra \
               -Wno-unknown-pragmas
 LIBS       := -llapacke -lopenblas -lgomp -lmvec -lm
 

@@ -22,27 +22,34 @@
 #define LA_X4(M) M(0) M(1) M(2) M(3)
 #endif
 
-/* One forward step on S (K x V4); v padded to V4; o (V4) may be NULL. */
-static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, real_t *restrict S,
+/* One forward step from Sin to S (K x V4; the same array, or another: the
+ * backward's recomputation writes each state next to the last without a
+ * copy); v padded to V4; o (V4) may be NULL.
+ * Two passes per block of four columns: the first only reads S
+ * (p = S'^T k = S^T (a .* k)), the second writes S_t = a .* S + k u^T once:
+ * the kernel is bound by stores, so S' is never stored. ak: K work. */
+static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, const real_t *Sin, real_t *S,
                                    const real_t *restrict a, const real_t *restrict k,
                                    const real_t *restrict q, const real_t *restrict v,
-                                   real_t beta, real_t scale, real_t *restrict o)
+                                   real_t beta, real_t scale, real_t *restrict o,
+                                   real_t *restrict ak)
 {
   ptrdiff_t i, j;
+  for (i = 0; i < K; i++) ak[i] = a[i] * k[i];
   for (j = 0; j < V4; j += 4) {
-    real_t *restrict s0 = S + K * j, *restrict s1 = s0 + K, *restrict s2 = s1 + K;
-    real_t *restrict s3 = s2 + K;
+    const real_t *i0 = Sin + K * j, *i1 = i0 + K, *i2 = i1 + K, *i3 = i2 + K;
+    real_t *s0 = S + K * j, *s1 = s0 + K, *s2 = s1 + K, *s3 = s2 + K;
     real_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0, u0, u1, u2, u3;
-#define LA_DECAY(c) s##c[i] *= a[i]; p##c += s##c[i] * k[i];
+#define LA_P(c) p##c += i##c[i] * ak[i];
 #pragma omp simd reduction(+ : p0, p1, p2, p3)
-    for (i = 0; i < K; i++) { LA_X4(LA_DECAY) }
-#undef LA_DECAY
+    for (i = 0; i < K; i++) { LA_X4(LA_P) }
+#undef LA_P
     u0 = beta * (v[j] - p0);
     u1 = beta * (v[j + 1] - p1);
     u2 = beta * (v[j + 2] - p2);
     u3 = beta * (v[j + 3] - p3);
     if (o) {
-#define LA_UPDATE_OUT(c) s##c[i] += k[i] * u##c; r##c += s##c[i] * q[i];
+#define LA_UPDATE_OUT(c) s##c[i] = a[i] * i##c[i] + k[i] * u##c; r##c += s##c[i] * q[i];
 #pragma omp simd reduction(+ : r0, r1, r2, r3)
       for (i = 0; i < K; i++) { LA_X4(LA_UPDATE_OUT) }
 #undef LA_UPDATE_OUT
@@ -51,7 +58,7 @@ static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, real_t *restrict S
       o[j + 2] = scale * r2;
       o[j + 3] = scale * r3;
     } else {
-#define LA_UPDATE(c) s##c[i] += k[i] * u##c;
+#define LA_UPDATE(c) s##c[i] = a[i] * i##c[i] + k[i] * u##c;
 #pragma omp simd
       for (i = 0; i < K; i++) { LA_X4(LA_UPDATE) }
 #undef LA_UPDATE
@@ -62,7 +69,7 @@ static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, real_t *restrict S
 /* Per-thread workspace of the recurrent paths: the state (K x V4) and
  * padded per-step vectors.  States are kept padded everywhere. */
 typedef struct {
-  real_t *S, *a, *vp, *op, *dvp, *dgv;
+  real_t *S, *a, *ak, *vp, *op, *dvp, *dgv;
 } LA_FN(rec_ws);
 
 static real_t *LA_FN(rec_ws_alloc)(ptrdiff_t K, ptrdiff_t V, LA_FN(rec_ws) *w)
@@ -70,12 +77,13 @@ static real_t *LA_FN(rec_ws_alloc)(ptrdiff_t K, ptrdiff_t V, LA_FN(rec_ws) *w)
   const ptrdiff_t V4 = la_pad4(V);
   real_t *buf;
   memset(w, 0, sizeof *w);
-  buf = la_alloc(K * V4 + 2 * K + 3 * V4, sizeof(real_t));
+  buf = la_alloc(K * V4 + 3 * K + 3 * V4, sizeof(real_t));
   if (!buf) return NULL;
-  memset(buf, 0, sizeof(real_t) * (size_t)(K * V4 + 2 * K + 3 * V4));
+  memset(buf, 0, sizeof(real_t) * (size_t)(K * V4 + 3 * K + 3 * V4));
   w->S = buf;
   w->a = buf + K * V4;
-  w->dgv = w->a + K;
+  w->ak = w->a + K;
+  w->dgv = w->ak + K;
   w->vp = w->dgv + K;
   w->op = w->vp + V4;
   w->dvp = w->op + V4;
@@ -107,8 +115,8 @@ static void LA_FN(rec_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp, c
   for (t = 0; t < s.len; t++) {
     memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
     LA_FN(la_decay)(p, g + GD * t, w->a);
-    LA_FN(rec_step)(K, V4, w->S, w->a, k + K * t, q + K * t, w->vp, beta[t], (real_t)p->scale,
-                    w->op);
+    LA_FN(rec_step)(K, V4, w->S, w->S, w->a, k + K * t, q + K * t, w->vp, beta[t],
+                    (real_t)p->scale, w->op, w->ak);
     memcpy(o + V * t, w->op, sizeof(real_t) * (size_t)V);
   }
   if (io->ht) LA_FN(la_state_store)(p, w->S, (real_t *)io->ht + la_off_state(p, n, hv));
@@ -160,11 +168,16 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *
                                        const real_t *restrict v, real_t beta, real_t scale,
                                        const real_t *restrict dout, real_t *restrict dq,
                                        real_t *restrict dk, real_t *restrict dv,
-                                       real_t *restrict dgv, real_t *restrict dbeta)
+                                       real_t *restrict dgv, real_t *restrict dbeta,
+                                       real_t *restrict ak)
 {
   ptrdiff_t i, j;
-  real_t db = 0;
-  for (i = 0; i < K; i++) dq[i] = dk[i] = dgv[i] = 0;
+  real_t db = 0, qk = 0;
+  for (i = 0; i < K; i++) {
+    dq[i] = dk[i] = dgv[i] = 0;
+    ak[i] = a[i] * k[i];
+    qk += q[i] * k[i];
+  }
   for (j = 0; j < V4; j += 4) {
     const real_t *restrict sp0 = Sp + K * j, *restrict sp1 = sp0 + K, *restrict sp2 = sp1 + K;
     const real_t *restrict sp3 = sp2 + K;
@@ -172,48 +185,48 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *
     real_t *restrict ds3 = ds2 + K;
     const real_t d0 = scale * dout[j], d1 = scale * dout[j + 1], d2 = scale * dout[j + 2],
                  d3 = scale * dout[j + 3];
-    real_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, du0 = 0, du1 = 0, du2 = 0, du3 = 0;
-    real_t u0, u1, u2, u3, e0, e1, e2, e3;
-#define LA_P(c) p##c += a[i] * sp##c[i] * k[i];
-#pragma omp simd reduction(+ : p0, p1, p2, p3)
+    real_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+    real_t u0, u1, u2, u3;
+    /* read-only pass: p = S'^T k and dS^T k (dS before the output term) */
+#define LA_P(c) p##c += sp##c[i] * ak[i]; e##c += ds##c[i] * k[i];
+#pragma omp simd reduction(+ : p0, p1, p2, p3, e0, e1, e2, e3)
     for (i = 0; i < K; i++) { LA_X4(LA_P) }
 #undef LA_P
     u0 = beta * (v[j] - p0);
     u1 = beta * (v[j + 1] - p1);
     u2 = beta * (v[j + 2] - p2);
     u3 = beta * (v[j + 3] - p3);
-    /* S_t = S' + k u^T and o = s S_t^T q */
-#define LA_OUT(c) ds##c[i] += d##c * q[i]; \
-  qa += d##c * (a[i] * sp##c[i] + k[i] * u##c); \
-  ka += ds##c[i] * u##c; du##c += ds##c[i] * k[i];
-#pragma omp simd reduction(+ : du0, du1, du2, du3)
-    for (i = 0; i < K; i++) {
-      real_t qa = 0, ka = 0;
-      LA_X4(LA_OUT)
-      dq[i] += qa;
-      dk[i] += ka;
-    }
-#undef LA_OUT
-    db += du0 * (v[j] - p0) + du1 * (v[j + 1] - p1) + du2 * (v[j + 2] - p2) + du3 * (v[j + 3] - p3);
-    dv[j] = beta * du0;
-    dv[j + 1] = beta * du1;
-    dv[j + 2] = beta * du2;
-    dv[j + 3] = beta * du3;
-    e0 = -beta * du0; /* dp */
-    e1 = -beta * du1;
-    e2 = -beta * du2;
-    e3 = -beta * du3;
-    /* p = S'^T k and S' = Diag(a) S_{t-1} */
-#define LA_DEC(c) { const real_t spi = a[i] * sp##c[i], dsp = ds##c[i] + k[i] * e##c; \
-  ka += spi * e##c; ga += dsp * spi; ds##c[i] = a[i] * dsp; }
+    /* du = (dS + d q)^T k;  dbeta, dv;  then e = dp = -beta du */
+    e0 += d0 * qk;
+    e1 += d1 * qk;
+    e2 += d2 * qk;
+    e3 += d3 * qk;
+    db += e0 * (v[j] - p0) + e1 * (v[j + 1] - p1) + e2 * (v[j + 2] - p2) + e3 * (v[j + 3] - p3);
+    dv[j] = beta * e0;
+    dv[j + 1] = beta * e1;
+    dv[j + 2] = beta * e2;
+    dv[j + 3] = beta * e3;
+    e0 *= -beta;
+    e1 *= -beta;
+    e2 *= -beta;
+    e3 *= -beta;
+    /* the one writing pass, per element of column c:
+     *   S' = a sp,  S_t = S' + k u,  dS += d q   (o = s S_t^T q)
+     *   dq += d S_t,  dk += dS u + S' dp
+     *   dS' = dS + k dp,  dg += dS' S',  dS_{t-1} = a dS' */
+#define LA_BWD(c) { const real_t spi = a[i] * sp##c[i], dsi = ds##c[i] + d##c * q[i]; \
+  const real_t dsp = dsi + k[i] * e##c; \
+  qa += d##c * (spi + k[i] * u##c); ka += dsi * u##c + spi * e##c; ga += dsp * spi; \
+  ds##c[i] = a[i] * dsp; }
 #pragma omp simd
     for (i = 0; i < K; i++) {
-      real_t ka = 0, ga = 0;
-      LA_X4(LA_DEC)
+      real_t qa = 0, ka = 0, ga = 0;
+      LA_X4(LA_BWD)
+      dq[i] += qa;
       dk[i] += ka;
       dgv[i] += ga;
     }
-#undef LA_DEC
+#undef LA_BWD
   }
   *dbeta = db;
 }
@@ -249,7 +262,7 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
     for (t = c * C; t < (c + 1) * C; t++) {
       memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
       LA_FN(la_decay)(p, g + GD * t, w->a);
-      LA_FN(rec_step)(K, V4, S, w->a, k + K * t, NULL, w->vp, beta[t], scale, NULL);
+      LA_FN(rec_step)(K, V4, S, S, w->a, k + K * t, NULL, w->vp, beta[t], scale, NULL, w->ak);
     }
   }
   if (nseg > 0) memcpy(ckpt + KV * (nseg - 1), S, sizeof(real_t) * (size_t)KV);
@@ -260,11 +273,10 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
     const ptrdiff_t t0 = c * C, t1 = (c + 1) * C < s.len ? (c + 1) * C : s.len;
     memcpy(seg, ckpt + KV * c, sizeof(real_t) * (size_t)KV);
     for (t = t0; t < t1 - 1; t++) { /* seg[t - t0] = S_{t-1} */
-      real_t *nx = seg + KV * (t - t0 + 1);
-      memcpy(nx, seg + KV * (t - t0), sizeof(real_t) * (size_t)KV);
       memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
       LA_FN(la_decay)(p, g + GD * t, w->a);
-      LA_FN(rec_step)(K, V4, nx, w->a, k + K * t, NULL, w->vp, beta[t], scale, NULL);
+      LA_FN(rec_step)(K, V4, seg + KV * (t - t0), seg + KV * (t - t0 + 1), w->a, k + K * t, NULL,
+                      w->vp, beta[t], scale, NULL, w->ak);
     }
     for (t = t1 - 1; t >= t0; t--) {
       memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
@@ -272,7 +284,7 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
       LA_FN(la_decay)(p, g + GD * t, w->a);
       LA_FN(rec_step_bwd)(K, V4, seg + KV * (t - t0), w->S, w->a, k + K * t, q + K * t, w->vp,
                           beta[t], scale, w->op, dq + K * t, dk + K * t, w->dvp, w->dgv,
-                          dbeta + t);
+                          dbeta + t, w->ak);
       memcpy(dv + V * t, w->dvp, sizeof(real_t) * (size_t)V);
       if (p->kda) {
         memcpy(dg + K * t, w->dgv, sizeof(real_t) * (size_t)K);
