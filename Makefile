@@ -92,3 +92,36 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(MEX_OUT)
+
+# ---- notebooks ---------------------------------------------------------------
+# Jupyter notebooks on the Octave kernel (notebooks/*.ipynb), executed headless
+# into notebooks/html/NAME.html with their plots embedded (notebooks/README.md).
+# NB_PKGS: the Octave kernel (brings jupyter-client, ipykernel, metakernel) and
+# nbconvert (brings nbclient, nbformat), installed without Recommends.  Plots
+# are drawn by gnuplot (the kernel's inline toolkit; needs no display): any
+# installed gnuplot will do, gnuplot-nox is installed if there is none.
+NB_PKGS    := python3-octave-kernel python3-nbconvert
+NB_GNUPLOT := gnuplot-nox
+# Debian's python3-* packages are seen by /usr/bin/python3 (not by a python3
+# that comes earlier in PATH, e.g. from pyenv).
+NB_PYTHON  ?= /usr/bin/python3
+NOTEBOOKS  := $(wildcard notebooks/*.ipynb)
+
+.PHONY: deps-notebooks notebooks
+
+deps-notebooks:
+	@missing=""; for p in $(NB_PKGS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v gnuplot >/dev/null 2>&1 || missing="$$missing $(NB_GNUPLOT)"; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps-notebooks: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends \
+	    $$missing >/dev/null || exit 1; \
+	fi
+
+# Fails (exit 1) if a cell of any notebook reports an error; see the header of
+# notebooks/run_notebooks.py for why plain `jupyter nbconvert --execute` cannot.
+notebooks: build deps-notebooks
+	$(NB_PYTHON) notebooks/run_notebooks.py notebooks/html $(NOTEBOOKS)
