@@ -8,8 +8,10 @@
 # Nothing but git, gcc and make is assumed: `deps` installs what is missing
 # with apt-get (as root, or through sudo).
 
-# gnuplot: Octave's headless plotting for the lab's figures
-DEB_PKGS   := octave liboctave-dev libopenblas-dev liblapacke-dev gnuplot-qt
+DEB_PKGS   := octave liboctave-dev libopenblas-dev liblapacke-dev
+# gnuplot draws the lab's and the notebooks' figures headless (Octave's
+# toolkit without a display): any installed gnuplot will do, else gnuplot-nox.
+GNUPLOT_PKG := $(if $(shell command -v gnuplot 2>/dev/null),,gnuplot-nox)
 OCTAVE     ?= octave
 OCTFLAGS   := --no-gui --no-window-system --quiet --norc
 MKOCTFILE  ?= mkoctfile
@@ -37,15 +39,21 @@ GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
 
 all: build
 
-deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+# $(call apt_ensure,PACKAGES,APT-OPTIONS): apt-get install those of PACKAGES
+# that dpkg does not know (as root, or through sudo).
+define apt_ensure
+	@missing=""; for p in $(1); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
+	  echo "make $@: installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) $$missing >/dev/null || exit 1; \
 	fi
+endef
+
+deps:
+	$(call apt_ensure,$(DEB_PKGS) $(GNUPLOT_PKG),)
 
 build: deps
 	@$(MAKE) --no-print-directory $(MEX_OUT)
@@ -88,7 +96,7 @@ test-lab: build
 
 # the Octave test run goes last: its closing line counts every test block
 test: build
-	@$(MAKE) --no-print-directory test-c test-c-sanitize test-lab test-octave
+	@$(MAKE) --no-print-directory test-c test-c-sanitize notebooks test-lab test-octave
 
 # ---- the lab and the benchmarks ----------------------------------------------
 validate: build
@@ -99,3 +107,26 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(MEX_OUT)
+
+# ---- notebooks ---------------------------------------------------------------
+# Jupyter notebooks on the Octave kernel (notebooks/*.ipynb), executed headless
+# into notebooks/html/NAME.html with their plots embedded (notebooks/README.md).
+# NB_PKGS: the Octave kernel (brings jupyter-client, ipykernel, metakernel) and
+# nbconvert (brings nbclient, nbformat), installed without Recommends.  Plots
+# are drawn by gnuplot (the kernel's inline toolkit; needs no display), which
+# `deps` provides.
+NB_PKGS    := python3-octave-kernel python3-nbconvert
+# Debian's python3-* packages are seen by /usr/bin/python3 (not by a python3
+# that comes earlier in PATH, e.g. from pyenv).
+NB_PYTHON  ?= /usr/bin/python3
+NOTEBOOKS  := $(wildcard notebooks/*.ipynb)
+
+.PHONY: deps-notebooks notebooks
+
+deps-notebooks:
+	$(call apt_ensure,$(NB_PKGS),--no-install-recommends)
+
+# Fails (exit 1) if a cell of any notebook reports an error; see the header of
+# notebooks/run_notebooks.py for why plain `jupyter nbconvert --execute` cannot.
+notebooks: build deps-notebooks
+	$(NB_PYTHON) notebooks/run_notebooks.py notebooks/html $(NOTEBOOKS)
