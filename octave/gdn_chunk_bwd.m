@@ -108,3 +108,83 @@
 function varargout = gdn_chunk_bwd (varargin)
   [varargout{1:max (nargout, 1)}] = la_mex ('gdn_chunk_bwd', varargin{:});
 endfunction
+
+%!shared q, k, v, g, beta, dout, dS
+%! q = randn (4, 6, 2);  k = randn (4, 6, 2);  v = randn (3, 6, 2);
+%! g = -rand (6, 2);  beta = rand (6, 2);
+%! dout = randn (3, 6, 2);  dS = randn (4, 3, 2);
+
+%!test
+%! % the same gradients as the recurrent backward; dS = [] is dS = 0
+%! X = cell (1, 8);  Y = X;
+%! [X{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4);
+%! [Y{:}] = gdn_recurrent_bwd (q, k, v, g, beta, dout, dS);
+%! for i = 1:6
+%!   assert (X{i}, Y{i}, 1e-12 * max (abs (Y{i}(:))));
+%! end
+%! assert (isempty (X{7}) && isempty (X{8}));
+%! [X{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, [], 'ChunkSize', 4);
+%! [Y{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, zeros (4, 3, 2), 'ChunkSize', 4);
+%! assert (X, Y);
+
+% argument count: the backward needs 7 (q, k, v, g, beta, do, dS)
+%!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta, dout)
+%!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta)
+%!error id=gdn:nargin gdn_chunk_bwd ()
+%!error <at least 7> gdn_chunk_bwd (q, k, v, g, beta, dout)
+%!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize')
+%!error id=gdn:nargout [a, b, c, d, e, f, g2, h, i] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS)
+
+% do: the size and class of v
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout(1:2, :, :), dS)
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout(:, :, 1), dS)
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, [], dS)
+%!error <do must be the size of v> gdn_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, single (dout), dS)
+%!error id=gdn:badClass gdn_chunk_bwd (single (q), single (k), single (v), single (g), single (beta), dout, dS)
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, complex (dout), dS)
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, int32 (dout), dS)
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, sparse (dout(:, :, 1)), dS)
+
+% dS: [] or the size of the state (K x V x HV x N; V x K x HV x N with 'VK'), float, real
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, dS(:, :, 1))
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, permute (dS, [2 1 3]))
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'StateLayout', 'VK')
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, cat (4, dS, dS))
+%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, 0)
+%!error <dS must be> gdn_chunk_bwd (q, k, v, g, beta, dout, dS(:, :, 1))
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, complex (dS))
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, int32 (dS))
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, logical (dS))
+%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, 'abc')
+%!error <dS> gdn_chunk_bwd (q, k, v, g, beta, dout, int32 (dS))
+
+% options
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 0)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 2.5)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', -1)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', Inf)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', [])
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Foo', 1)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 3, 1)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', false)
+%!error <Intermediates> gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
+%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'GateInKernel', true)
+
+%!test
+%! % the example of the help text, with its "agree" asserted (last: it
+%! % overwrites the shared variables)
+%! K = 16; V = 32; T = 100;
+%! q = randn (K, T);  k = randn (K, T);  k = k ./ sqrt (sum (k .^ 2));
+%! v = randn (V, T);  g = -rand (T, 1);  beta = rand (T, 1);
+%! [o, S] = gdn_chunk (q, k, v, g, beta);
+%! dout = randn (size (o));  dS = randn (size (S));
+%! [dq, dk, dv, dg] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS);
+%! L = @(o, S) dout(:)' * o(:) + dS(:)' * S(:);
+%! e = 1e-6;  d = randn (size (g));
+%! [o1, S1] = gdn_chunk (q, k, v, g + e * d, beta);
+%! [o2, S2] = gdn_chunk (q, k, v, g - e * d, beta);
+%! fd = (L (o1, S1) - L (o2, S2)) / (2 * e);
+%! assert (abs (fd - dg(:)' * d(:)) <= 1e-6 * abs (fd));

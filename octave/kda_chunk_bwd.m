@@ -108,3 +108,83 @@
 function varargout = kda_chunk_bwd (varargin)
   [varargout{1:max (nargout, 1)}] = la_mex ('kda_chunk_bwd', varargin{:});
 endfunction
+
+%!shared q, k, v, g, beta, dout, dS
+%! q = randn (4, 6, 2);  k = randn (4, 6, 2);  v = randn (3, 6, 2);
+%! g = -rand (4, 6, 2);  beta = rand (6, 2);
+%! dout = randn (3, 6, 2);  dS = randn (4, 3, 2);
+
+%!test
+%! % the same gradients as the recurrent backward; dS = [] is dS = 0
+%! X = cell (1, 8);  Y = X;
+%! [X{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4);
+%! [Y{:}] = kda_recurrent_bwd (q, k, v, g, beta, dout, dS);
+%! for i = 1:6
+%!   assert (X{i}, Y{i}, 1e-12 * max (abs (Y{i}(:))));
+%! end
+%! assert (isempty (X{7}) && isempty (X{8}));
+%! [X{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, [], 'ChunkSize', 4);
+%! [Y{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, zeros (4, 3, 2), 'ChunkSize', 4);
+%! assert (X, Y);
+
+% argument count: the backward needs 7 (q, k, v, g, beta, do, dS)
+%!error id=kda:nargin kda_chunk_bwd (q, k, v, g, beta, dout)
+%!error id=kda:nargin kda_chunk_bwd (q, k, v, g, beta)
+%!error id=kda:nargin kda_chunk_bwd ()
+%!error <at least 7> kda_chunk_bwd (q, k, v, g, beta, dout)
+%!error id=kda:nargin kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize')
+%!error id=kda:nargout [a, b, c, d, e, f, g2, h, i] = kda_chunk_bwd (q, k, v, g, beta, dout, dS)
+
+% do: the size and class of v
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout(1:2, :, :), dS)
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout(:, :, 1), dS)
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, [], dS)
+%!error <do must be the size of v> kda_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, single (dout), dS)
+%!error id=kda:badClass kda_chunk_bwd (single (q), single (k), single (v), single (g), single (beta), dout, dS)
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, complex (dout), dS)
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, int32 (dout), dS)
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, sparse (dout(:, :, 1)), dS)
+
+% dS: [] or the size of the state (K x V x HV x N; V x K x HV x N with 'VK'), float, real
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout, dS(:, :, 1))
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout, permute (dS, [2 1 3]))
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'StateLayout', 'VK')
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout, cat (4, dS, dS))
+%!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout, 0)
+%!error <dS must be> kda_chunk_bwd (q, k, v, g, beta, dout, dS(:, :, 1))
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, dout, complex (dS))
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, dout, int32 (dS))
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, dout, logical (dS))
+%!error id=kda:badClass kda_chunk_bwd (q, k, v, g, beta, dout, 'abc')
+%!error <dS> kda_chunk_bwd (q, k, v, g, beta, dout, int32 (dS))
+
+% options
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 0)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 2.5)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', -1)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', Inf)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', [])
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'Foo', 1)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 3, 1)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', false)
+%!error <Intermediates> kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
+%!error id=kda:badOption kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'GateInKernel', true)
+
+%!test
+%! % the example of the help text, with its "agree" asserted (last: it
+%! % overwrites the shared variables)
+%! K = 16; V = 32; T = 100;
+%! q = randn (K, T);  k = randn (K, T);  k = k ./ sqrt (sum (k .^ 2));
+%! v = randn (V, T);  g = -rand (K, T);  beta = rand (T, 1);
+%! [o, S] = kda_chunk (q, k, v, g, beta);
+%! dout = randn (size (o));  dS = randn (size (S));
+%! [dq, dk, dv, dg] = kda_chunk_bwd (q, k, v, g, beta, dout, dS);
+%! L = @(o, S) dout(:)' * o(:) + dS(:)' * S(:);
+%! e = 1e-6;  d = randn (size (g));
+%! [o1, S1] = kda_chunk (q, k, v, g + e * d, beta);
+%! [o2, S2] = kda_chunk (q, k, v, g - e * d, beta);
+%! fd = (L (o1, S1) - L (o2, S2)) / (2 * e);
+%! assert (abs (fd - dg(:)' * d(:)) <= 1e-6 * abs (fd));

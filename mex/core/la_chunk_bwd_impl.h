@@ -20,12 +20,13 @@ typedef struct {
   real_t *dAqk, *Y, *dL;                   /* C x C                            */
   real_t *dQG, *dKC, *dW, *dKG;            /* K x C                            */
   real_t *dQr, *dKr, *dKc, *tmp, *dG;      /* K x C                            */
+  real_t *dGp, *dGc, *rowt, *bsum, *pass;  /* K x C  gate gradient of M, Aqk   */
   real_t *dgam, *e;                        /* K                                */
 } LA_FN(cbwd_ws);
 
 static size_t LA_FN(cbwd_ws_size)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t C)
 {
-  return (size_t)(K * V + 2 * V * C + 3 * C * C + 9 * K * C + 2 * K);
+  return (size_t)(K * V + 2 * V * C + 3 * C * C + 14 * K * C + 2 * K);
 }
 
 static void LA_FN(cbwd_ws_init)(LA_FN(cbwd_ws) *b, real_t *buf, ptrdiff_t K, ptrdiff_t V,
@@ -46,35 +47,58 @@ static void LA_FN(cbwd_ws_init)(LA_FN(cbwd_ws) *b, real_t *buf, ptrdiff_t K, ptr
   b->dKc = buf; buf += K * C;
   b->tmp = buf; buf += K * C;
   b->dG = buf; buf += K * C;
+  b->dGp = buf; buf += K * C;
+  b->dGc = buf; buf += K * C;
+  b->rowt = buf; buf += K * C;
+  b->bsum = buf; buf += K * C;
+  b->pass = buf; buf += K * C;
   b->dgam = buf; buf += K;
   b->e = buf;
 }
 
 /* Backward of the gated products Aqk = scale tril(Q . K^T) and M = strict
- * tril(K . K^T) (each pair gated by exp(G_i - G_j)), given their cotangents
- * dAqk and dM (ld C):
- *   dQr(:,i) = scale sum_j dAqk(i,j) k_j .* e_ij          (q_i's gradient)
- *   dKr(:,i) = sum_j dM(i,j) k_j .* e_ij                  (k_i as a row)
- *   dKc(:,j) = sum_i (scale dAqk(i,j) q_i + dM(i,j) k_i) .* e_ij  (k_j as a column)
- * with e_ij = exp(G_i - G_j), over the pairs j < i only; the gate gradient
- * is then dG_i += q_i .* dQr_i + k_i .* dKr_i - k_i .* dKc_i.  The diagonal
- * pairs of Aqk (factor 1, no gate) are left to the caller: they would enter
- * dG twice with opposite signs, and with strong gates the true gate gradient
- * is far below the rounding error of such an O(1) pair. */
+ * tril(K . K^T) (each pair gated by e_ij = exp(G_i - G_j)), given their
+ * cotangents dAqk and dM (ld C):
+ *   dQr(:,i) = scale sum_{j<i} dAqk(i,j) k_j .* e_ij          (q_i's gradient)
+ *   dKr(:,i) = sum_{j<i} dM(i,j) k_j .* e_ij                  (k_i as a row)
+ *   dKc(:,j) = sum_{i>j} (scale dAqk(i,j) q_i + dM(i,j) k_i) .* e_ij  (k_j as a column)
+ * The diagonal pairs (i = j, Aqk only, e_ii = 1) are left to the caller.
+ *
+ * The gate gradient.  Pair (i, j) contributes
+ *   P_ij = (scale dAqk(i,j) q_i + dM(i,j) k_i) .* k_j .* e_ij
+ * to dg_t for exactly the steps j < t <= i (the decays a_t inside e_ij).
+ * Adding P_ij to dG_i, subtracting it from dG_j and taking the reverse
+ * cumulative sum gives the same dg in exact arithmetic, but every pair that
+ * does not span t then cancels in dg_t, leaving an absolute rounding error of
+ * the size of the ungated pairs: it swamps dg_t when the gate at t is strong
+ * (and dALog, which weighs dg by the gate itself).  So P_ij is added only
+ * where it belongs, sorted by the sub-blocks (length LA_SUB) of i and j:
+ *   - same sub-block: a reverse running sum over i for each j;
+ *   - i in block I, j in an earlier block: t in I with t <= i, i.e. a
+ *     reverse running sum of the row terms within I;
+ *   - j in block J, i in a later block: t in J with t > j, a forward
+ *     exclusive running sum of the column terms within J;
+ *   - t in a block strictly between J and I: every such pair, through the
+ *     block sums of the column terms (pass).
+ * Each of these sums only adds terms that contain a_t.  Result: dGp(:,t),
+ * the final contribution of M and Aqk to dg_t (no cumulative sum needed). */
 static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                        const real_t *k, const real_t *dAqk, const real_t *dM,
                                        LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
-  const ptrdiff_t K = p->K, C = ws->C;
+  const ptrdiff_t K = p->K, C = ws->C, nblk = (c + LA_SUB - 1) / LA_SUB;
   const real_t scale = (real_t)p->scale;
   real_t *e = b->e;
-  ptrdiff_t r, i, j, x;
+  ptrdiff_t r, i, j, x, bb;
 
   memset(b->dQr, 0, sizeof(real_t) * (size_t)(K * c));
   memset(b->dKr, 0, sizeof(real_t) * (size_t)(K * c));
   memset(b->dKc, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dGp, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dGc, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->pass, 0, sizeof(real_t) * (size_t)(K * nblk));
   for (r = 0; r < c; r += LA_SUB) {
-    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c, nb = r1 - r;
+    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c, nb = r1 - r, bi = r / LA_SUB;
     /* diagonal sub-block, pair by pair with the running product e_ij */
     for (j = r; j < r1; j++) {
       const real_t *kj = k + K * j;
@@ -83,14 +107,25 @@ static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const r
       for (i = j + 1; i < r1; i++) {
         const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
         const real_t cq = scale * dAqk[i + C * j], cm = dM[i + C * j];
-        real_t *dqr = b->dQr + K * i, *dkr = b->dKr + K * i;
+        real_t *dqr = b->dQr + K * i, *dkr = b->dKr + K * i, *P = b->tmp + K * (i - r);
         for (x = 0; x < K; x++) e[x] *= ai[x];
 #pragma omp simd
         for (x = 0; x < K; x++) {
-          const real_t kje = kj[x] * e[x];
+          const real_t kje = kj[x] * e[x], ce = (cq * qi[x] + cm * ki[x]) * e[x];
           dqr[x] += cq * kje;
           dkr[x] += cm * kje;
-          dkc[x] += (cq * qi[x] + cm * ki[x]) * e[x];
+          dkc[x] += ce;
+          P[x] = ce * kj[x];
+        }
+      }
+      /* P_ij reaches dg_t for j < t <= i: reverse running sum over i */
+      for (x = 0; x < K; x++) e[x] = 0;
+      for (i = r1 - 1; i > j; i--) {
+        const real_t *P = b->tmp + K * (i - r);
+        real_t *dgp = b->dGp + K * i;
+        for (x = 0; x < K; x++) {
+          e[x] += P[x];
+          dgp[x] += e[x];
         }
       }
     }
@@ -98,22 +133,65 @@ static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const r
     /* off-diagonal: rows [r, r1) against columns [0, r) through the
      * reference r: X = scale q .* E, Xk = k .* E, Y = k .* F */
     LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
-    /* dQr(:,I) += E .* (Y dAqk(I,0:r)^T) scale;  dKr(:,I) += E .* (Y dM(I,0:r)^T) */
+    /* dQr(:,I) += E .* (Y dAqk(I,0:r)^T) scale;  dKr(:,I) += E .* (Y dM(I,0:r)^T);
+     * row terms rowt_i = q_i .* (dQr part) + k_i .* (dKr part) */
     LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)nb, (int)r, scale, ws->Y,
             (int)K, dAqk + r, (int)C, 0, b->tmp, (int)K);
     for (i = 0; i < nb; i++)
-      for (x = 0; x < K; x++) b->dQr[x + K * (r + i)] += ws->E[x + K * (r + i)] * b->tmp[x + K * i];
+      for (x = 0; x < K; x++) {
+        const real_t d = ws->E[x + K * (r + i)] * b->tmp[x + K * i];
+        b->dQr[x + K * (r + i)] += d;
+        b->rowt[x + K * i] = q[x + K * (r + i)] * d;
+      }
     LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)nb, (int)r, 1, ws->Y, (int)K,
             dM + r, (int)C, 0, b->tmp, (int)K);
     for (i = 0; i < nb; i++)
-      for (x = 0; x < K; x++) b->dKr[x + K * (r + i)] += ws->E[x + K * (r + i)] * b->tmp[x + K * i];
-    /* dKc(:,0:r) += F .* (X(:,I) dAqk(I,0:r) + Xk(:,I) dM(I,0:r)) */
+      for (x = 0; x < K; x++) {
+        const real_t d = ws->E[x + K * (r + i)] * b->tmp[x + K * i];
+        b->dKr[x + K * (r + i)] += d;
+        b->rowt[x + K * i] += k[x + K * (r + i)] * d;
+      }
+    /* rows of I reach dg_t for r <= t <= i */
+    for (x = 0; x < K; x++) e[x] = 0;
+    for (i = nb - 1; i >= 0; i--)
+      for (x = 0; x < K; x++) {
+        e[x] += b->rowt[x + K * i];
+        b->dGp[x + K * (r + i)] += e[x];
+      }
+    /* dKc(:,0:r) += F .* (X(:,I) dAqk(I,0:r) + Xk(:,I) dM(I,0:r)); column
+     * terms k_j .* (that part) into dGc, and their sums per block J (bsum) */
     LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)r, (int)nb, 1, ws->X + K * r,
             (int)K, dAqk + r, (int)C, 0, b->tmp, (int)K);
     LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)r, (int)nb, 1, ws->Xk + K * r,
             (int)K, dM + r, (int)C, 1, b->tmp, (int)K);
-    for (j = 0; j < r; j++)
-      for (x = 0; x < K; x++) b->dKc[x + K * j] += ws->F[x + K * j] * b->tmp[x + K * j];
+    memset(b->bsum, 0, sizeof(real_t) * (size_t)(K * bi));
+    for (j = 0; j < r; j++) {
+      real_t *bs = b->bsum + K * (j / LA_SUB);
+      for (x = 0; x < K; x++) {
+        const real_t d = ws->F[x + K * j] * b->tmp[x + K * j], cj = k[x + K * j] * d;
+        b->dKc[x + K * j] += d;
+        b->dGc[x + K * j] += cj;
+        bs[x] += cj;
+      }
+    }
+    /* pairs (i in I, j in J) reach every t of the blocks strictly between */
+    for (x = 0; x < K; x++) e[x] = 0;
+    for (bb = 1; bb < bi; bb++)
+      for (x = 0; x < K; x++) {
+        e[x] += b->bsum[x + K * (bb - 1)];
+        b->pass[x + K * bb] += e[x];
+      }
+  }
+  /* columns j of block J reach dg_t for j < t within J; plus the pass sums */
+  for (r = 0; r < c; r += LA_SUB) {
+    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
+    const real_t *ps = b->pass + K * (r / LA_SUB);
+    for (x = 0; x < K; x++) e[x] = 0;
+    for (j = r; j < r1; j++)
+      for (x = 0; x < K; x++) {
+        b->dGp[x + K * j] += e[x] + ps[x];
+        e[x] += b->dGc[x + K * j];
+      }
   }
 }
 
@@ -241,8 +319,7 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
       for (x = 0; x < K; x++) {
         dqi[x] = eg[x] * dQG[x] + dQr[x] + cd * ki[x];
         dki[x] = eg[x] * dKG[x] + egc[x] * dKC[x] + dKr[x] + dKc[x] + cd * qi[x];
-        dGi[x] = eg[x] * (qi[x] * dQG[x] + ki[x] * dKG[x]) + qi[x] * dQr[x] +
-                 ki[x] * (dKr[x] - dKc[x]);
+        dGi[x] = eg[x] * (qi[x] * dQG[x] + ki[x] * dKG[x]);   /* + dGp below */
       }
     }
     /* gamma = exp(G_last) depends on every step of the chunk */
@@ -252,12 +329,13 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
       for (x = 0; x < K; x++) b->dG[x + K * i] += b->dG[x + K * (i + 1)];
     /* KC_i = exp(G_last - G_i) k_i depends on the steps after i: add
      * sum_{i < t} KC_i .* dKC_i to dg_t directly (as an exclusive prefix sum,
-     * not as +/- terms of dG that would cancel) */
+     * not as +/- terms of dG that would cancel); and the gated products'
+     * part dGp, final per step (see cbwd_gated_products) */
     for (x = 0; x < K; x++) b->e[x] = 0;
     for (i = 0; i < c; i++)
       for (x = 0; x < K; x++) {
         const real_t term = ws->eGc[x + K * i] * kc[x + K * i] * b->dKC[x + K * i];
-        b->dG[x + K * i] += b->e[x];
+        b->dG[x + K * i] += b->e[x] + b->dGp[x + K * i];
         b->e[x] += term;
       }
     if (p->kda) {
