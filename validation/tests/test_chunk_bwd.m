@@ -13,35 +13,13 @@
 ## recurrence is contractive and outputs and gradients are O(1) over any T.
 
 %!function r = ratio_ (ref, x)
-%!  % rms(ref - x) / rms(ref) in double; 0 for two empty or two zero arrays
-%!  ref = double (ref(:));
-%!  x = double (x(:));
-%!  assert (numel (ref), numel (x));
-%!  if (isempty (ref))
-%!    r = 0;
-%!    return;
-%!  end
-%!  num = sqrt (mean ((ref - x) .^ 2));
-%!  den = sqrt (mean (ref .^ 2));
-%!  if (num == 0)
-%!    r = 0;
-%!  else
-%!    r = num / den;   % Inf if ref is zero and x is not, NaN if x has NaN
-%!  end
+%!  r = la_ratio (ref, x);   % the SPEC metric (validation/lib)
 %!endfunction
 
 %!function [q, k, v, g, beta] = mk_ (op, K, V, T, H, HV, B, gs)
-%!  % random problem; gs: gates g = -gs * rand (per step and channel for KDA)
-%!  q = randn (K, T, H, B);
-%!  k = randn (K, T, H, B);
-%!  k = k ./ sqrt (sum (k .^ 2, 1));
-%!  v = randn (V, T, HV, B);
-%!  if (strcmp (op, 'kda'))
-%!    g = -gs * rand (K, T, HV, B);
-%!  else
-%!    g = -gs * rand (T, HV, B);
-%!  end
-%!  beta = rand (T, HV, B);
+%!  % random problem (validation/lib/rand_problem.m); gs: gate strength
+%!  P = rand_problem (op, 'K', K, 'V', V, 'T', T, 'H', H, 'HV', HV, 'B', B, 'GateStrength', gs);
+%!  [q, k, v, g, beta] = deal (P.q, P.k, P.v, P.g, P.beta);
 %!endfunction
 
 %!function [ok, msg, Xc] = cmpb_ (op, clss, Cs, q, k, v, g, beta, dout, dS, varargin)
@@ -509,37 +487,15 @@
 %! end
 
 ## ---- central finite differences of the chunked forward, in double --------
-## L = sum (Wo .* o) + sum (WS .* S) with [o, S] = *_chunk (...); the backward
-## called with dout = Wo, dS = WS gives dL/dx; for a random direction d of
-## each input x, sum (dx .* d) must match (L(x + e d) - L(x - e d)) / (2 e).
+## fd_check (validation/lib): L = sum (Wo .* o) + sum (WS .* S) with
+## [o, S] = *_chunk (...), every gradient against central differences.
 
-%!function err = fdchk_ (op, C, in, opts, WS)
-%!  % in: struct with fields q k v g beta and (optional) h0 alog dtb;
-%!  % opts: options without InitialState / ALog / DtBias / ChunkSize.
-%!  % err: relative error of each directional derivative (NaN if not tested).
-%!  fwd = str2func ([op '_chunk']);
-%!  bwd = str2func ([op '_chunk_bwd']);
-%!  names = {'q', 'k', 'v', 'g', 'beta', 'h0', 'alog', 'dtb'};
-%!  [o, S] = lossf_ (fwd, in, C, opts, [], []);
-%!  Wo = randn (size (o));
-%!  if (isempty (WS)) WS = randn (size (S)); elseif (isequal (WS, 0)) WS = []; end
-%!  X = cell (1, 8);
-%!  [X{:}] = bwd (in.q, in.k, in.v, in.g, in.beta, Wo, WS, 'ChunkSize', C, ...
-%!                optargs_ (in, opts){:});
-%!  e = 1e-6;
-%!  err = NaN (1, 8);
-%!  for i = 1:8
-%!    if (! isfield (in, names{i}) || isempty (in.(names{i})))
-%!      continue;
-%!    end
-%!    assert (size (X{i}), size (in.(names{i})));
-%!    d = randn (size (in.(names{i})));
-%!    xp = in; xp.(names{i}) = in.(names{i}) + e * d;
-%!    xm = in; xm.(names{i}) = in.(names{i}) - e * d;
-%!    fd = (lossf_ (fwd, xp, C, opts, Wo, WS) - lossf_ (fwd, xm, C, opts, Wo, WS)) / (2 * e);
-%!    an = X{i}(:).' * d(:);
-%!    err(i) = abs (fd - an) / abs (an);
-%!  end
+%!function res = fdchk_ (op, C, in, opts, WS)
+%!  % fd_check (validation/lib) of the chunked pair; in: struct with fields
+%!  % q k v g beta and (optional) h0 alog dtb, differentiated too;
+%!  % WS = 0: the backward gets dS = [] (no state term in the loss)
+%!  res = fd_check ([op '_chunk'], [op '_chunk_bwd'], in, [optargs_(in, opts), {'ChunkSize', C}], ...
+%!                  'dS', ! isequal (WS, 0), 'Tol', 1e-6);
 %!endfunction
 
 %!function a = optargs_ (in, opts)
@@ -549,18 +505,6 @@
 %!  if (isfield (in, 'dtb') && ! isempty (in.dtb)) a = [a, {'DtBias', in.dtb}]; end
 %!endfunction
 
-%!function [L, S] = lossf_ (fwd, in, C, opts, Wo, WS)
-%!  % with Wo = []: returns [o, S] instead of the loss
-%!  [o, S] = fwd (in.q, in.k, in.v, in.g, in.beta, 'ChunkSize', C, optargs_ (in, opts){:});
-%!  if (isempty (Wo))
-%!    L = o;
-%!    return;
-%!  end
-%!  L = sum (Wo(:) .* o(:));
-%!  if (! isempty (WS))
-%!    L = L + sum (WS(:) .* S(:));
-%!  end
-%!endfunction
 
 %!test
 %! randn ("seed", 14); rand ("seed", 14);
@@ -597,11 +541,9 @@
 %!       in.(ch{j}) = ch{j+1};
 %!     end
 %!     for C = [5 37]
-%!       err = fdchk_ (op{1}, C, in, cases{i, 3}, cases{i, 4});
-%!       assert (all (err(isfinite (err)) <= 1e-6), '%s %s C = %d:%s', op{1}, cases{i, 1}, ...
-%!               C, rs_ (err));
-%!       % every gradient that exists was checked
-%!       assert (sum (isfinite (err)), 5 + isfield (in, 'h0') + isfield (in, 'alog') + isfield (in, 'dtb'));
+%!       res = fdchk_ (op{1}, C, in, cases{i, 3}, cases{i, 4});
+%!       assert (all ([res.pass]), '%s %s C = %d: fails %s', op{1}, cases{i, 1}, C, ...
+%!               strjoin ({res(! [res.pass]).name}, ' '));
 %!     end
 %!   end
 %! end
@@ -620,7 +562,7 @@
 %!   in = struct ('q', q, 'k', k, 'v', v, 'g', randn (size (g)), 'beta', beta, 'h0', h0, ...
 %!                'alog', log (0.5 + rand (HV, 1)), 'dtb', dtb);
 %!   for C = [4 34]
-%!     err = fdchk_ (op{1}, C, in, {'CuSeqlens', cu, 'GateInKernel', true, 'UseQKL2Norm', true}, []);
-%!     assert (all (isfinite (err)) && all (err <= 1e-6), '%s C = %d:%s', op{1}, C, rs_ (err));
+%!     res = fdchk_ (op{1}, C, in, {'CuSeqlens', cu, 'GateInKernel', true, 'UseQKL2Norm', true}, []);
+%!     assert (all ([res.pass]), '%s C = %d: fails %s', op{1}, C, strjoin ({res(! [res.pass]).name}, ' '));
 %!   end
 %! end

@@ -12,23 +12,13 @@
 ## recurrence is contractive and the outputs are O(1) over any T.
 
 %!function r = ratio_ (ref, x)
-%!  ref = double (ref(:));
-%!  x = double (x(:));
-%!  r = sqrt (mean ((ref - x) .^ 2)) / sqrt (mean (ref .^ 2));
+%!  r = la_ratio (ref, x);   % the SPEC metric (validation/lib)
 %!endfunction
 
 %!function [q, k, v, g, beta] = mk_ (op, K, V, T, H, HV, B, gs)
-%!  % random problem; gs: gates g = -gs * rand (per step and channel for KDA)
-%!  q = randn (K, T, H, B);
-%!  k = randn (K, T, H, B);
-%!  k = k ./ sqrt (sum (k .^ 2, 1));
-%!  v = randn (V, T, HV, B);
-%!  if (strcmp (op, 'kda'))
-%!    g = -gs * rand (K, T, HV, B);
-%!  else
-%!    g = -gs * rand (T, HV, B);
-%!  end
-%!  beta = rand (T, HV, B);
+%!  % random problem (validation/lib/rand_problem.m); gs: gate strength
+%!  P = rand_problem (op, 'K', K, 'V', V, 'T', T, 'H', H, 'HV', HV, 'B', B, 'GateStrength', gs);
+%!  [q, k, v, g, beta] = deal (P.q, P.k, P.v, P.g, P.beta);
 %!endfunction
 
 %!function [ro, rS, o2, S2, o1, S1] = cmp_ (op, cls, C, q, k, v, g, beta, varargin)

@@ -31,22 +31,13 @@
 %!endfunction
 
 %!function r = ratio_ (ref, x)
-%!  ref = double (ref(:));
-%!  x = double (x(:));
-%!  r = sqrt (mean ((ref - x) .^ 2)) / sqrt (mean (ref .^ 2));
+%!  r = la_ratio (ref, x);   % the SPEC metric (validation/lib)
 %!endfunction
 
 %!function [q, k, v, g, beta] = mk_ (op, K, V, T, H, HV, B, gs)
-%!  q = randn (K, T, H, B);
-%!  k = randn (K, T, H, B);
-%!  k = k ./ sqrt (sum (k .^ 2, 1));
-%!  v = randn (V, T, HV, B);
-%!  if (strcmp (op, 'kda'))
-%!    g = -gs * rand (K, T, HV, B);
-%!  else
-%!    g = -gs * rand (T, HV, B);
-%!  end
-%!  beta = rand (T, HV, B);
+%!  % random problem (validation/lib/rand_problem.m); gs: gate strength
+%!  P = rand_problem (op, 'K', K, 'V', V, 'T', T, 'H', H, 'HV', HV, 'B', B, 'GateStrength', gs);
+%!  [q, k, v, g, beta] = deal (P.q, P.k, P.v, P.g, P.beta);
 %!endfunction
 
 %!function [nchk, aux] = check_aux_ (op, C, q, k, v, g, beta, varargin)
