@@ -200,23 +200,17 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
                                   const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv, real_t *hs,
                                   LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
-  const la_seq s = la_seq_of(p, n);
+  const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, f, io, n, hv);
+  const la_seq s = it.s;
   const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk, GD = la_gate_dim(p);
-  const real_t *q = f->pp.q + la_off_qk(p, s, hv), *k = f->pp.k + la_off_qk(p, s, hv);
-  const real_t *v = (const real_t *)io->v + la_off_v(p, s, hv);
-  const real_t *g = f->pp.g + la_off_gate(p, s, hv);
-  const real_t *beta = f->pp.beta + la_off_beta(p, s, hv);
-  const real_t *dout = (const real_t *)io->dout + la_off_v(p, s, hv);
-  real_t *dq = f->dq + la_off_qk_expanded(p, s, hv), *dk = f->dk + la_off_qk_expanded(p, s, hv);
-  real_t *dv = (real_t *)io->dv + la_off_v(p, s, hv);
-  real_t *dg = (real_t *)io->dg + la_off_gate(p, s, hv);
-  real_t *dbeta = (real_t *)io->dbeta + la_off_beta(p, s, hv);
+  const real_t *q = it.q, *k = it.k, *v = it.v, *g = it.g, *beta = it.beta, *dout = it.dout;
+  real_t *dq = it.dq, *dk = it.dk, *dv = it.dv, *dg = it.dg, *dbeta = it.dbeta;
   const real_t scale = (real_t)p->scale;
   const ptrdiff_t nc = (s.len + C - 1) / C;
   ptrdiff_t ci, i, j, x;
 
   /* forward sweep: the state entering every chunk */
-  LA_FN(la_state_load)(p, io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL, hs);
+  LA_FN(la_state_load)(p, it.h0, hs);
   for (ci = 0; ci + 1 < nc; ci++) {
     const ptrdiff_t t0 = ci * C, c = C;
     real_t *S = hs + KV * ci, *Sn = hs + KV * (ci + 1);
@@ -233,7 +227,7 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
   }
 
   /* reverse sweep */
-  LA_FN(la_state_load)(p, io->dht ? (const real_t *)io->dht + la_off_state(p, n, hv) : NULL,
+  LA_FN(la_state_load)(p, it.dht,
                        b->dS);
   for (ci = nc - 1; ci >= 0; ci--) {
     const ptrdiff_t t0 = ci * C, c = s.len - t0 < C ? s.len - t0 : C;
@@ -348,7 +342,7 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
       }
     }
   }
-  if (io->dh0) LA_FN(la_state_store)(p, b->dS, (real_t *)io->dh0 + la_off_state(p, n, hv));
+  LA_FN(la_state_store)(p, b->dS, it.dh0);
 }
 
 int LA_FN(la_chunk_bwd)(const la_problem *p, const la_bwd_io *io)

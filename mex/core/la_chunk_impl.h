@@ -26,17 +26,15 @@ static void LA_FN(chunk_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp,
                                   ptrdiff_t first_chunk, ptrdiff_t n, ptrdiff_t hv,
                                   LA_FN(chunk_ws) *ws, real_t *S, real_t *vnew)
 {
-  const la_seq s = la_seq_of(p, n);
+  const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, pp, io, n, hv);
+  const la_seq s = it.s;
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
-  const real_t *q = pp->q + la_off_qk(p, s, hv), *k = pp->k + la_off_qk(p, s, hv);
-  const real_t *v = (const real_t *)io->v + la_off_v(p, s, hv);
-  const real_t *g = pp->g + la_off_gate(p, s, hv);
-  const real_t *beta = pp->beta + la_off_beta(p, s, hv);
-  real_t *o = (real_t *)io->o + la_off_v(p, s, hv);
+  const real_t *q = it.q, *k = it.k, *v = it.v, *g = it.g, *beta = it.beta;
+  real_t *o = it.o;
   const real_t scale = (real_t)p->scale;
   ptrdiff_t t0, i, x;
 
-  LA_FN(la_state_load)(p, io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL, S);
+  LA_FN(la_state_load)(p, it.h0, S);
   for (t0 = 0; t0 < s.len; t0 += C) {
     const ptrdiff_t c = s.len - t0 < C ? s.len - t0 : C;
     const ptrdiff_t chunk_id = first_chunk + t0 / C;
@@ -79,7 +77,7 @@ static void LA_FN(chunk_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp,
       if (aux->v_new) memcpy((real_t *)aux->v_new + V * tg, vnew, sizeof(real_t) * (size_t)(V * c));
     }
   }
-  if (io->ht) LA_FN(la_state_store)(p, S, (real_t *)io->ht + la_off_state(p, n, hv));
+  LA_FN(la_state_store)(p, S, it.ht);
 }
 
 int LA_FN(la_chunk_fwd)(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux)

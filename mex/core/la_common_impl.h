@@ -213,6 +213,56 @@ static inline int LA_FN(la_bwd_start)(const la_problem *p, const la_bwd_io *io, 
   return LA_OK;
 }
 
+/* ---- one work item ------------------------------------------------------
+ * Every path works per (sequence n, value head hv): the pointers to the first
+ * step of that item in every array (NULL where an optional array is absent).
+ * dq, dk point into the frame's per-value-head buffers (see la_bwd_start). */
+typedef struct {
+  la_seq s;
+  const real_t *q, *k, *v, *g, *beta, *h0, *dout, *dht;
+  real_t *o, *ht, *dq, *dk, *dv, *dg, *dbeta, *dh0;
+} LA_FN(la_item);
+
+static inline LA_FN(la_item) LA_FN(la_item_of)(const la_problem *p, const LA_FN(la_prep) *pp,
+                                               const void *v, const void *h0, ptrdiff_t n,
+                                               ptrdiff_t hv)
+{
+  LA_FN(la_item) it;
+  memset(&it, 0, sizeof it);
+  it.s = la_seq_of(p, n);
+  it.q = pp->q + la_off_qk(p, it.s, hv);
+  it.k = pp->k + la_off_qk(p, it.s, hv);
+  it.v = (const real_t *)v + la_off_v(p, it.s, hv);
+  it.g = pp->g + la_off_gate(p, it.s, hv);
+  it.beta = pp->beta + la_off_beta(p, it.s, hv);
+  it.h0 = h0 ? (const real_t *)h0 + la_off_state(p, n, hv) : NULL;
+  return it;
+}
+
+static inline LA_FN(la_item) LA_FN(la_item_fwd)(const la_problem *p, const LA_FN(la_prep) *pp,
+                                                const la_fwd_io *io, ptrdiff_t n, ptrdiff_t hv)
+{
+  LA_FN(la_item) it = LA_FN(la_item_of)(p, pp, io->v, io->h0, n, hv);
+  it.o = (real_t *)io->o + la_off_v(p, it.s, hv);
+  it.ht = io->ht ? (real_t *)io->ht + la_off_state(p, n, hv) : NULL;
+  return it;
+}
+
+static inline LA_FN(la_item) LA_FN(la_item_bwd)(const la_problem *p, const LA_FN(la_bwd_frame) *f,
+                                                const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv)
+{
+  LA_FN(la_item) it = LA_FN(la_item_of)(p, &f->pp, io->v, io->h0, n, hv);
+  it.dout = (const real_t *)io->dout + la_off_v(p, it.s, hv);
+  it.dht = io->dht ? (const real_t *)io->dht + la_off_state(p, n, hv) : NULL;
+  it.dq = f->dq + la_off_qk_expanded(p, it.s, hv);
+  it.dk = f->dk + la_off_qk_expanded(p, it.s, hv);
+  it.dv = (real_t *)io->dv + la_off_v(p, it.s, hv);
+  it.dg = (real_t *)io->dg + la_off_gate(p, it.s, hv);
+  it.dbeta = (real_t *)io->dbeta + la_off_beta(p, it.s, hv);
+  it.dh0 = io->dh0 ? (real_t *)io->dh0 + la_off_state(p, n, hv) : NULL;
+  return it;
+}
+
 /* Blocked sum for the long reductions of dA_log / dt_bias: keeps the error
  * of a T*B-term sum in single precision near sqrt(terms) eps. */
 #define LA_RED_BLOCK 256

@@ -101,25 +101,20 @@ static inline void LA_FN(rec_load)(const la_problem *p, const real_t *src, real_
 static void LA_FN(rec_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp, const la_fwd_io *io,
                                 ptrdiff_t n, ptrdiff_t hv, LA_FN(rec_ws) *w)
 {
-  const la_seq s = la_seq_of(p, n);
+  const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, pp, io, n, hv);
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), GD = la_gate_dim(p);
-  const real_t *q = pp->q + la_off_qk(p, s, hv), *k = pp->k + la_off_qk(p, s, hv);
-  const real_t *v = (const real_t *)io->v + la_off_v(p, s, hv);
-  const real_t *g = pp->g + la_off_gate(p, s, hv);
-  const real_t *beta = pp->beta + la_off_beta(p, s, hv);
-  real_t *o = (real_t *)io->o + la_off_v(p, s, hv);
-  const real_t *h0 = io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL;
+  const real_t *q = it.q, *k = it.k, *v = it.v, *g = it.g, *beta = it.beta;
   ptrdiff_t t;
 
-  LA_FN(rec_load)(p, h0, w->S);
-  for (t = 0; t < s.len; t++) {
+  LA_FN(rec_load)(p, it.h0, w->S);
+  for (t = 0; t < it.s.len; t++) {
     memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
     LA_FN(la_decay)(p, g + GD * t, w->a);
     LA_FN(rec_step)(K, V4, w->S, w->S, w->a, k + K * t, q + K * t, w->vp, beta[t],
                     (real_t)p->scale, w->op, w->ak);
-    memcpy(o + V * t, w->op, sizeof(real_t) * (size_t)V);
+    memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
   }
-  if (io->ht) LA_FN(la_state_store)(p, w->S, (real_t *)io->ht + la_off_state(p, n, hv));
+  LA_FN(la_state_store)(p, w->S, it.ht);
 }
 
 int LA_FN(la_recurrent_fwd)(const la_problem *p, const la_fwd_io *io)
@@ -238,25 +233,19 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
                                 const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv, real_t *ckpt,
                                 real_t *seg, LA_FN(rec_ws) *w)
 {
-  const la_seq s = la_seq_of(p, n);
+  const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, f, io, n, hv);
+  const la_seq s = it.s;
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4, GD = la_gate_dim(p);
   const ptrdiff_t C = p->chunk;
-  const real_t *q = f->pp.q + la_off_qk(p, s, hv), *k = f->pp.k + la_off_qk(p, s, hv);
-  const real_t *v = (const real_t *)io->v + la_off_v(p, s, hv);
-  const real_t *g = f->pp.g + la_off_gate(p, s, hv);
-  const real_t *beta = f->pp.beta + la_off_beta(p, s, hv);
-  const real_t *dout = (const real_t *)io->dout + la_off_v(p, s, hv);
-  real_t *dq = f->dq + la_off_qk_expanded(p, s, hv), *dk = f->dk + la_off_qk_expanded(p, s, hv);
-  real_t *dv = (real_t *)io->dv + la_off_v(p, s, hv);
-  real_t *dg = (real_t *)io->dg + la_off_gate(p, s, hv);
-  real_t *dbeta = (real_t *)io->dbeta + la_off_beta(p, s, hv);
+  const real_t *q = it.q, *k = it.k, *v = it.v, *g = it.g, *beta = it.beta, *dout = it.dout;
+  real_t *dq = it.dq, *dk = it.dk, *dv = it.dv, *dg = it.dg, *dbeta = it.dbeta;
   const real_t scale = (real_t)p->scale;
   const ptrdiff_t nseg = (s.len + C - 1) / C;
   real_t *S = seg; /* the segment buffer is free during the forward sweep */
   ptrdiff_t c, t, i;
 
   /* forward sweep: keep the state entering every segment */
-  LA_FN(rec_load)(p, io->h0 ? (const real_t *)io->h0 + la_off_state(p, n, hv) : NULL, S);
+  LA_FN(rec_load)(p, it.h0, S);
   for (c = 0; c + 1 < nseg; c++) {
     memcpy(ckpt + KV * c, S, sizeof(real_t) * (size_t)KV);
     for (t = c * C; t < (c + 1) * C; t++) {
@@ -268,7 +257,7 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
   if (nseg > 0) memcpy(ckpt + KV * (nseg - 1), S, sizeof(real_t) * (size_t)KV);
 
   /* reverse sweep; w->S is dS */
-  LA_FN(rec_load)(p, io->dht ? (const real_t *)io->dht + la_off_state(p, n, hv) : NULL, w->S);
+  LA_FN(rec_load)(p, it.dht, w->S);
   for (c = nseg - 1; c >= 0; c--) {
     const ptrdiff_t t0 = c * C, t1 = (c + 1) * C < s.len ? (c + 1) * C : s.len;
     memcpy(seg, ckpt + KV * c, sizeof(real_t) * (size_t)KV);
@@ -295,7 +284,7 @@ static void LA_FN(rec_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *
       }
     }
   }
-  if (io->dh0) LA_FN(la_state_store)(p, w->S, (real_t *)io->dh0 + la_off_state(p, n, hv));
+  LA_FN(la_state_store)(p, w->S, it.dh0);
 }
 
 int LA_FN(la_recurrent_bwd)(const la_problem *p, const la_bwd_io *io)
