@@ -195,10 +195,45 @@ static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const r
   }
 }
 
-/* Workspace of one item: chunk-entry states + chunk_ws + cbwd_ws. */
+/* What the forward sweep keeps of every chunk for the reverse sweep, within
+ * the memory bound O(T/C K V + T (K + V + C)): the entering state h, M and A
+ * (C x c each), w (K x c) and v_new (V x c).  The reverse sweep then only
+ * recomputes Aqk and the elementwise decays. */
+typedef struct {
+  real_t *h, *M, *A, *w, *vn;
+} LA_FN(cbwd_store);
+
+static size_t LA_FN(cbwd_store_size)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t C, ptrdiff_t nc)
+{
+  return (size_t)(nc * (K * V + 2 * C * C + K * C + V * C));
+}
+
+static void LA_FN(cbwd_store_init)(LA_FN(cbwd_store) *st, real_t *buf, ptrdiff_t K, ptrdiff_t V,
+                                   ptrdiff_t C, ptrdiff_t nc)
+{
+  st->h = buf; buf += nc * K * V;
+  st->M = buf; buf += nc * C * C;
+  st->A = buf; buf += nc * C * C;
+  st->w = buf; buf += nc * K * C;
+  st->vn = buf;
+}
+
+/* Point the chunk workspace at chunk ci's stored M, A, w, v_new (u shares
+ * v_new's memory: v_new = u - w S is formed in place). */
+static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, LA_FN(chunk_ws) *ws,
+                                  LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
+  ws->M = st->M + C * C * ci;
+  ws->Am = st->A + C * C * ci;
+  ws->w = st->w + K * C * ci;
+  ws->u = b->vnew = st->vn + V * C * ci;
+}
+
 static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame) *f,
-                                  const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv, real_t *hs,
-                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+                                  const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv,
+                                  const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
+                                  LA_FN(cbwd_ws) *b)
 {
   const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, f, io, n, hv);
   const la_seq s = it.s;
@@ -209,16 +244,18 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
   const ptrdiff_t nc = (s.len + C - 1) / C;
   ptrdiff_t ci, i, j, x;
 
-  /* forward sweep: the state entering every chunk */
-  LA_FN(la_state_load)(p, it.h0, hs);
-  for (ci = 0; ci + 1 < nc; ci++) {
-    const ptrdiff_t t0 = ci * C, c = C;
-    real_t *S = hs + KV * ci, *Sn = hs + KV * (ci + 1);
+  /* forward sweep: the state entering every chunk, and M, A, w, v_new */
+  LA_FN(la_state_load)(p, it.h0, st->h);
+  for (ci = 0; ci < nc; ci++) {
+    const ptrdiff_t t0 = ci * C, c = s.len - t0 < C ? s.len - t0 : C;
+    real_t *S = st->h + KV * ci, *Sn = st->h + KV * (ci + 1);
     const real_t *gam;
-    LA_FN(chunk_intra)(p, c, q + K * t0, k + K * t0, v + V * t0, g + GD * t0, beta + t0, 0, ws);
-    memcpy(b->vnew, ws->u, sizeof(real_t) * (size_t)(V * c));
+    LA_FN(cbwd_use_chunk)(st, ci, ws, b);
+    LA_FN(chunk_intra)(p, c, q + K * t0, k + K * t0, v + V * t0, g + GD * t0, beta + t0,
+                       LA_CI_WU, ws);
     LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)V, (int)c, (int)K, -1, S, (int)K, ws->w,
             (int)K, 1, b->vnew, (int)V);
+    if (ci + 1 == nc) break; /* no state after the last chunk is needed */
     gam = ws->eG + K * (c - 1);
     for (j = 0; j < V; j++)
       for (x = 0; x < K; x++) Sn[x + K * j] = gam[x] * S[x + K * j];
@@ -227,19 +264,17 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
   }
 
   /* reverse sweep */
-  LA_FN(la_state_load)(p, it.dht,
-                       b->dS);
+  LA_FN(la_state_load)(p, it.dht, b->dS);
   for (ci = nc - 1; ci >= 0; ci--) {
     const ptrdiff_t t0 = ci * C, c = s.len - t0 < C ? s.len - t0 : C;
-    const real_t *S = hs + KV * ci, *qc = q + K * t0, *kc = k + K * t0, *vc = v + V * t0;
+    const real_t *S = st->h + KV * ci, *qc = q + K * t0, *kc = k + K * t0, *vc = v + V * t0;
     const real_t *dO = dout + V * t0, *bc = beta + t0, *gam;
     real_t *dS = b->dS;
 
-    LA_FN(chunk_intra)(p, c, qc, kc, vc, g + GD * t0, bc, 1, ws);
+    LA_FN(cbwd_use_chunk)(st, ci, ws, b);
+    LA_FN(chunk_intra)(p, c, qc, kc, vc, g + GD * t0, bc, LA_CI_AQK, ws);
+    LA_FN(chunk_araw)(c, ws->M, bc, ws);
     gam = ws->eG + K * (c - 1);
-    memcpy(b->vnew, ws->u, sizeof(real_t) * (size_t)(V * c));
-    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)V, (int)c, (int)K, -1, S, (int)K, ws->w,
-            (int)K, 1, b->vnew, (int)V);
 
     /* dv_new = Aqk^T dO + KC dS'   (stored: dO Aqk + dS'^T KC) */
     LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)V, (int)c, (int)c, 1, dO, (int)V,
@@ -361,28 +396,34 @@ int LA_FN(la_chunk_bwd)(const la_problem *p, const la_bwd_io *io)
   saved = la_blas_threads_begin();
 #pragma omp parallel
   {
-    const size_t n1 = (size_t)(K * V * maxnc), n2 = LA_FN(chunk_ws_size)(K, V, C);
+    const size_t n1 = LA_FN(cbwd_store_size)(K, V, C, maxnc), n2 = LA_FN(chunk_ws_size)(K, V, C);
     const size_t n3 = LA_FN(cbwd_ws_size)(K, V, C);
     real_t *buf = la_alloc((ptrdiff_t)(n1 + n2 + n3), sizeof(real_t));
+    LA_FN(cbwd_store) st;
     LA_FN(chunk_ws) ws;
     LA_FN(cbwd_ws) b;
+    memset(&st, 0, sizeof st);
     memset(&ws, 0, sizeof ws);
     memset(&b, 0, sizeof b);
     if (!buf) {
 #pragma omp atomic write
       fail = 1;
     } else {
+      LA_FN(cbwd_store_init)(&st, buf, K, V, C, maxnc);
       LA_FN(chunk_ws_init)(&ws, buf + n1, K, V, C);
       LA_FN(cbwd_ws_init)(&b, buf + n1 + n2, K, V, C);
     }
 #pragma omp for schedule(dynamic, 1)
     for (it = 0; it < items; it++)
-      if (buf) LA_FN(chunk_bwd_item)(p, &f, io, it / p->HV, it % p->HV, buf, &ws, &b);
+      if (buf) LA_FN(chunk_bwd_item)(p, &f, io, it / p->HV, it % p->HV, &st, &ws, &b);
     free(buf);
   }
   la_blas_threads_end(saved);
   if (fail) {
-    if (f.own_dqk) { free(f.dq); free(f.dk); }
+    if (f.own_dqk) {
+      free(f.dq);
+      free(f.dk);
+    }
     LA_FN(la_prep_free)(&f.pp);
     return LA_ENOMEM;
   }

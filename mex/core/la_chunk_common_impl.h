@@ -118,19 +118,24 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
   }
 }
 
-/* The gated products of one chunk: M(i,j) = k_i' Diag(exp(G_i - G_j)) k_j
- * (strictly lower; A_raw = Diag(beta) M) into ws->Araw, and Aqk (lower with
- * diagonal); upper parts are zeroed, entries past c untouched. */
+/* The gated products of one chunk: with LA_CI_WU M(i,j) = k_i' Diag(exp(G_i
+ * - G_j)) k_j (strictly lower; A_raw = Diag(beta) M) into ws->M, with
+ * LA_CI_AQK Aqk (lower with diagonal); upper parts are zeroed, entries past
+ * c untouched. */
 static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
-                                               const real_t *k, LA_FN(chunk_ws) *ws)
+                                               const real_t *k, int what, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, C = ws->C;
   const real_t scale = (real_t)p->scale;
-  real_t *Ar = ws->Araw, *Aq = ws->Aqk, *f = ws->f;
+  const int want_q = what & LA_CI_AQK, want_k = what & LA_CI_WU;
+  real_t *M = ws->M, *Aq = ws->Aqk, *f = ws->f;
   ptrdiff_t r, i, j, x;
 
   for (j = 0; j < c; j++)
-    for (i = 0; i < c; i++) Ar[i + C * j] = Aq[i + C * j] = 0;
+    for (i = 0; i < c; i++) {
+      if (want_k) M[i + C * j] = 0;
+      if (want_q) Aq[i + C * j] = 0;
+    }
   for (r = 0; r < c; r += LA_SUB) {
     const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
     /* diagonal sub-block: exp(G_i - G_j) as a running product over i */
@@ -141,7 +146,7 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
         f[x] = kj[x];
         d += q[x + K * j] * kj[x];
       }
-      Aq[j + C * j] = scale * d;
+      if (want_q) Aq[j + C * j] = scale * d;
       for (i = j + 1; i < r1; i++) {
         const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
         real_t dq = 0, dk = 0;
@@ -151,28 +156,40 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
           dq += qi[x] * f[x];
           dk += ki[x] * f[x];
         }
-        Aq[i + C * j] = scale * dq;
-        Ar[i + C * j] = dk;
+        if (want_q) Aq[i + C * j] = scale * dq;
+        if (want_k) M[i + C * j] = dk;
       }
     }
     if (r == 0) continue;
     /* off-diagonal: rows [r, r1) against columns [0, r), one GEMM each */
     LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
-    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)(r1 - r), (int)r, (int)K, 1, ws->X + K * r,
-            (int)K, ws->Y, (int)K, 0, Aq + r, (int)C);
-    LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)(r1 - r), (int)r, (int)K, 1, ws->Xk + K * r,
-            (int)K, ws->Y, (int)K, 0, Ar + r, (int)C);
+    if (want_q)
+      LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)(r1 - r), (int)r, (int)K, 1,
+              ws->X + K * r, (int)K, ws->Y, (int)K, 0, Aq + r, (int)C);
+    if (want_k)
+      LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)(r1 - r), (int)r, (int)K, 1,
+              ws->Xk + K * r, (int)K, ws->Y, (int)K, 0, M + r, (int)C);
   }
 }
 
-/* Everything intra-chunk: decays, gated q/k, A_raw, Aqk, A (ws->Am), w, u;
- * with keep_M also the unscaled M in ws->M (used by the backward). */
+/* A_raw = Diag(beta) M (strictly lower, zero elsewhere) into ws->Araw. */
+static inline void LA_FN(chunk_araw)(ptrdiff_t c, const real_t *M, const real_t *beta,
+                                     LA_FN(chunk_ws) *ws)
+{
+  const ptrdiff_t C = ws->C;
+  ptrdiff_t i, j;
+  for (j = 0; j < c; j++)
+    for (i = 0; i < c; i++) ws->Araw[i + C * j] = i > j ? beta[i] * M[i + C * j] : 0;
+}
+
+/* Everything intra-chunk: the decays and gated q, k always; with LA_CI_AQK
+ * Aqk; with LA_CI_WU M, A_raw, A (ws->Am), w and u. */
 static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                       const real_t *k, const real_t *v, const real_t *g,
-                                      const real_t *beta, int keep_M, LA_FN(chunk_ws) *ws)
+                                      const real_t *beta, int what, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, V = p->V, C = ws->C;
-  ptrdiff_t i, x;
+  ptrdiff_t i, j, x;
 
   LA_FN(chunk_decays)(p, c, g, ws);
   for (i = 0; i < c; i++)
@@ -181,21 +198,14 @@ static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const re
       ws->KG[x + K * i] = ws->eG[x + K * i] * k[x + K * i];
       ws->KC[x + K * i] = ws->eGc[x + K * i] * k[x + K * i];
     }
-  LA_FN(chunk_gated_products)(p, c, q, k, ws);
-  if (keep_M) memcpy(ws->M, ws->Araw, sizeof(real_t) * (size_t)(C * c));
-  {
-    ptrdiff_t j;
-    for (j = 0; j < c; j++)
-      for (i = j + 1; i < c; i++) ws->Araw[i + C * j] *= beta[i];
-  }
+  LA_FN(chunk_gated_products)(p, c, q, k, what, ws);
+  if (!(what & LA_CI_WU)) return;
+  LA_FN(chunk_araw)(c, ws->M, beta, ws);
 
   /* A = L^{-1} Diag(beta) by forward substitution (trsm on a c x c block),
    * then w = A KG and u = A v as GEMMs (stored: KG A^T, v A^T) */
-  {
-    ptrdiff_t j;
-    for (j = 0; j < c; j++)
-      for (i = 0; i < c; i++) ws->Am[i + C * j] = i == j ? beta[i] : 0;
-  }
+  for (j = 0; j < c; j++)
+    for (i = 0; i < c; i++) ws->Am[i + C * j] = i == j ? beta[i] : 0;
   LA_TRSM(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, (int)c, (int)c, 1,
           ws->Araw, (int)C, ws->Am, (int)C);
   LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)c, (int)c, 1, ws->KG, (int)K,

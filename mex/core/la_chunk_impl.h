@@ -38,7 +38,8 @@ static void LA_FN(chunk_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp,
   for (t0 = 0; t0 < s.len; t0 += C) {
     const ptrdiff_t c = s.len - t0 < C ? s.len - t0 : C;
     const ptrdiff_t chunk_id = first_chunk + t0 / C;
-    LA_FN(chunk_intra)(p, c, q + K * t0, k + K * t0, v + V * t0, g + GD * t0, beta + t0, 0, ws);
+    LA_FN(chunk_intra)(p, c, q + K * t0, k + K * t0, v + V * t0, g + GD * t0, beta + t0,
+                       LA_CI_AQK | LA_CI_WU, ws);
     if (aux && aux->h)
       memcpy((real_t *)aux->h + K * V * (hv + p->HV * chunk_id), S, sizeof(real_t) * (size_t)(K * V));
 
