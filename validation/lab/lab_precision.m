@@ -25,7 +25,7 @@ function rows = lab_precision (mode, figdir)
     H = 1;  Kdef = 32;
   else
     Ts = [64 256 1024 4096 16384];  gates = [0.05 0.5 2 8 30];
-    Cs = [16 32 64 128];  Ks = [32 64 128];  H = 2;  Kdef = 64;
+    Cs = [16 32 64 128];  Ks = [32 64 128 256];  H = 2;  Kdef = 128;
   endif
   rows = struct ("section", {}, "name", {}, "value", {}, "bound", {}, ...
                  "pass", {}, "detail", {});
@@ -152,7 +152,7 @@ endfunction
 
 function plot_lines (x, R, xl, ttl, figdir, fname)
   if (isempty (figdir)), return; endif
-  h = figure ("visible", "off");
+  h = figure ("visible", "off", "position", [0 0 900 480]);
   styles = {"-o", "-s", "--o", "--s"};
   names = {"recurrent fwd", "chunk fwd", "recurrent bwd", "chunk bwd"};
   leg = {};
@@ -166,6 +166,7 @@ function plot_lines (x, R, xl, ttl, figdir, fname)
   loglog ([min(x) max(x)], [1e-4 1e-4], "k:", "linewidth", 1.5);
   leg{end+1} = "SPEC bound 1e-4";
   hold off;  grid on;
+  ylim ([1e-9 1e-2]);
   xlabel (xl);  ylabel ("rms(ref - x) / rms(ref)");
   title (ttl);
   legend (leg, "location", "eastoutside");
