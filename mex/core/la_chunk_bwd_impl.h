@@ -18,7 +18,9 @@
 typedef struct {
   real_t *dS, *vnew, *dvn;                 /* K x V, V x C, V x C              */
   real_t *dAqk, *Y, *dL;                   /* C x C                            */
-  real_t *dQG, *dKC, *dW, *dKG;            /* K x C                            */
+  real_t *dQG, *dW;                       /* K x 2C: dQG then dw (dw = dQG + K c) */
+  real_t *Z, *QGw;                         /* V x 2C [scale dO, -dv_new]; K x 2C [QG, w] */
+  real_t *dKC, *dKG;                       /* K x C                            */
   real_t *dQr, *dKr, *dKc, *tmp, *dG;      /* K x C                            */
   real_t *dGp, *dGc, *rowt, *bsum, *pass;  /* K x C  gate gradient of M, Aqk   */
   real_t *dgam, *e;                        /* K                                */
@@ -26,7 +28,7 @@ typedef struct {
 
 static size_t LA_FN(cbwd_ws_size)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t C)
 {
-  return (size_t)(K * V + 2 * V * C + 3 * C * C + 14 * K * C + 2 * K);
+  return (size_t)(K * V + 4 * V * C + 3 * C * C + 16 * K * C + 2 * K);
 }
 
 static void LA_FN(cbwd_ws_init)(LA_FN(cbwd_ws) *b, real_t *buf, ptrdiff_t K, ptrdiff_t V,
@@ -38,9 +40,11 @@ static void LA_FN(cbwd_ws_init)(LA_FN(cbwd_ws) *b, real_t *buf, ptrdiff_t K, ptr
   b->dAqk = buf; buf += C * C;
   b->Y = buf; buf += C * C;
   b->dL = buf; buf += C * C;
-  b->dQG = buf; buf += K * C;
+  b->dQG = buf; buf += 2 * K * C;
+  b->dW = b->dQG + K * C;
+  b->Z = buf; buf += 2 * V * C;
+  b->QGw = buf; buf += 2 * K * C;
   b->dKC = buf; buf += K * C;
-  b->dW = buf; buf += K * C;
   b->dKG = buf; buf += K * C;
   b->dQr = buf; buf += K * C;
   b->dKr = buf; buf += K * C;
@@ -286,25 +290,29 @@ static void LA_FN(chunk_bwd_item)(const la_problem *p, const LA_FN(la_bwd_frame)
             (int)V, 0, b->dAqk, (int)C);
     for (j = 1; j < c; j++)
       for (i = 0; i < j; i++) b->dAqk[i + C * j] = 0;
-    /* dQG = scale dO S^T,  dKC = v_new dS'^T,  dgamma = rowsum(dS' .* S) */
-    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)c, (int)V, scale, S, (int)K, dO,
-            (int)V, 0, b->dQG, (int)K);
+    /* dQG = scale dO S^T and dw = -dv_new S^T share S: with Z = [scale dO,
+     * -dv_new] (stored V x 2c), [dQG, dw] = S Z is one GEMM */
+    for (i = 0; i < V * c; i++) {
+      b->Z[i] = scale * dO[i];
+      b->Z[V * c + i] = -b->dvn[i];
+    }
+    b->dW = b->dQG + K * c;
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)(2 * c), (int)V, 1, S, (int)K,
+            b->Z, (int)V, 0, b->dQG, (int)K);
+    /* dKC = v_new dS'^T,  dgamma = rowsum(dS' .* S) */
     LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)c, (int)V, 1, dS, (int)K,
             b->vnew, (int)V, 0, b->dKC, (int)K);
     for (x = 0; x < K; x++) b->dgam[x] = 0;
     for (j = 0; j < V; j++)
       for (x = 0; x < K; x++) b->dgam[x] += dS[x + K * j] * S[x + K * j];
-    /* dw = -dv_new S^T */
-    LA_GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)K, (int)c, (int)V, -1, S, (int)K, b->dvn,
-            (int)V, 0, b->dW, (int)K);
     /* the state gradient for the previous chunk:
-     * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new */
+     * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new = Diag(gamma) dS' + [QG, w] Z^T */
     for (j = 0; j < V; j++)
       for (x = 0; x < K; x++) dS[x + K * j] *= gam[x];
-    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)V, (int)c, scale, ws->QG, (int)K,
-            dO, (int)V, 1, dS, (int)K);
-    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)V, (int)c, -1, ws->w, (int)K,
-            b->dvn, (int)V, 1, dS, (int)K);
+    memcpy(b->QGw, ws->QG, sizeof(real_t) * (size_t)(K * c));
+    memcpy(b->QGw + K * c, ws->w, sizeof(real_t) * (size_t)(K * c));
+    LA_GEMM(CblasColMajor, CblasNoTrans, CblasTrans, (int)K, (int)V, (int)(2 * c), 1, b->QGw,
+            (int)K, b->Z, (int)V, 1, dS, (int)K);
 
     /* w = A KG, u = A v:  dA = dw KG^T + du v^T,  dKG = A^T dw,  dv = A^T du */
     LA_GEMM(CblasColMajor, CblasTrans, CblasNoTrans, (int)c, (int)c, (int)K, 1, b->dW, (int)K, ws->KG,
