@@ -16,12 +16,16 @@
 %      o_t  = S_t' * (scale * q_t)
 %
 %  The chunked backward.  For each (sequence, value head):
-%   1. a forward sweep over the chunks keeps only the state entering each
-%      chunk (T/C states of K x V; no per-step state);
-%   2. a reverse sweep, chunk after chunk, recomputes from the chunk's
-%      entry state h the pieces of the chunked forward (cumulative gate G,
-%      A_raw, A = (I + A_raw) \ Diag (beta), w, u, v_new, Aqk) and
-%      back-propagates dO and the incoming state gradient dh through
+%   1. a forward sweep over all chunks forms, from the state h entering
+%      each chunk, the pieces of the chunked forward that the state update
+%      needs (cumulative gate G, M, A_raw = Diag (beta) M,
+%      A = (I + A_raw) \ Diag (beta), w, u, v_new = u - w h) and the next
+%      state, and keeps per chunk h (K x V), M and A (C x C), w (K x C) and
+%      v_new (V x C); no per-step state;
+%   2. a reverse sweep, chunk after chunk, recomputes only the decays, the
+%      gated q, k and Aqk (A_raw again from the kept M) and, with the
+%      kept blocks, back-propagates dO and the incoming state gradient dh
+%      through
 %        O      = scale (exp (G) .* Q) h + Aqk v_new
 %        h_next = exp (G_c) h + (exp (G_c - G) .* K)' v_new
 %        v_new  = u - w h,   w = A (exp (G) .* K),   u = A V,
@@ -33,7 +37,9 @@
 %   3. the gradients are chained through the in-kernel transforms
 %      (UseQKL2Norm, GateInKernel, BetaSigmoid), and dq, dk are summed over
 %      the value heads of each GVA group.
-%  Memory: O(T/C K V + T (K + V + C)) per head.
+%  Memory: ceil (T/C) (K V + 2 C^2 + C (K + V)) kept numbers and a
+%  workspace of O(K V + C (K + V) + C^2) per (sequence, value head) in
+%  progress, i.e. O(T/C K V + T (2 C + K + V)).
 %
 %  Guarantee: the gradients equal those of gdn_recurrent_bwd to rounding
 %  for every chunk size and every T (ratio = rms (ref - x) / rms (ref)

@@ -175,7 +175,7 @@ function f = nominal_flops (s)
   % Nominal flop count of docs/flops.md (eq. 55-58, flops_model), per
   % (sequence, value head), times B * H: multiply-add = 2 flops, elementwise
   % work not counted.  'fwdbwd' = forward + backward (the backward's own
-  % recomputation included, as in (56) and (58)).
+  % forward sweep and recomputation included, as in (56) and (58)).
   chunk = any (strcmp (s.fn, {'kda_chunk', 'gdn_chunk'}));
   if (chunk)
     f = flops_model ('chunk_fwd', s.T, s.C, s.K, s.V);

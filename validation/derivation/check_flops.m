@@ -36,8 +36,8 @@ function res = check_flops ()
   % the simplified forms for T a multiple of C
   T = 512; C = 64; K = 128; V = 96;
   r = rel (flops_model ('chunk_fwd', T, C, K, V), T * (6 * K * V + C * (3 * K + 2 * V) + C ^ 2 / 3)) + ...
-      rel (flops_model ('chunk_bwd', T, C, K, V), T * (18 * K * V + C * (12 * K + 6 * V) + 5 * C ^ 2 / 3) ...
-                                                  - C ^ 2 * (3 * K + V) - 4 * C * K * V);
+      rel (flops_model ('chunk_bwd', T, C, K, V), T * (16 * K * V + C * (9 * K + 5 * V) + 5 * C ^ 2 / 3) ...
+                                                  - 2 * C * K * V);
   res(end+1) = drv_row (58, 'T multiple of C: simplified forms of (57) and (58)', F, r, 1e-15);
 end
 
@@ -120,14 +120,25 @@ function [f, faux] = tally_chunk_fwd (T, C, K, V)
 end
 
 function f = tally_chunk_bwd (T, C, K, V)
+  % chunk_bwd_item (mex/core/la_chunk_bwd_impl.h): a forward sweep over all
+  % chunks (chunk_intra with LA_CI_WU, v_new, the state update; M, A, w,
+  % v_new are kept), then a reverse sweep (chunk_intra with LA_CI_AQK only,
+  % A_raw from the kept M elementwise, the gradient steps)
   NC = ceil (T / C);
   f = 0;
-  for n = 1:NC - 1                % forward sweep: chunk-entry states (not after the last)
-    f = f + 2 * K * C ^ 2 + (K + V) * C ^ 2 + 2 * C * K * V + 2 * C * K * V;
+  for n = 1:NC                    % forward sweep
+    c = min (C, T - (n - 1) * C);
+    f = f + K * c ^ 2;                       % M, strictly lower
+    f = f + c ^ 3 / 3;                       % explicit A: L A = Diag(beta)
+    f = f + (K + V) * c ^ 2;                 % w = A KG, u = A V (triangular)
+    f = f + 2 * c * K * V;                   % v_new = u - w S (in place)
+    if (n < NC)                              % no state after the last chunk
+      f = f + 2 * c * K * V;                 % state update KC^T v_new
+    end
   end
   for n = NC:-1:1                 % reverse sweep
     c = min (C, T - (n - 1) * C);
-    f = f + 2 * K * c ^ 2 + (K + V) * c ^ 2 + c ^ 3 / 3 + 2 * c * K * V;   % recompute Aqk, A_raw, w, u, A, v_new
+    f = f + K * c ^ 2;                       % recompute Aqk, lower triangle incl. diagonal
     f = f + V * c ^ 2 + 2 * c * K * V;       % dv_new = Aqk^T dO + KC dS
     f = f + V * c ^ 2;                       % dAqk = tril(dO v_new^T)
     f = f + 3 * 2 * c * K * V;               % dQG, dKC, dw

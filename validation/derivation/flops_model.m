@@ -8,7 +8,10 @@ function f = flops_model (what, T, C, K, V)
   %   'chunk_fwd'      (57)  6 T K V + (3K + 2V) sum_n c_n^2 + sum_n c_n^3 / 3
   %                          (the last term: the explicit A the core forms)
   %   'chunk_bwd'      (58)  14 T K V + (9K + 5V) sum c_n^2 + (5/3) sum c_n^3
-  %                          + (NC - 1) (C^2 (3K + V) + 4 C K V)
+  %                          + 2 (NC - 1) C K V
+  %                          (forward sweep: M, A, w, u, v_new of every chunk,
+  %                          kept; state updates; reverse sweep: Aqk and the
+  %                          gradient steps (35)-(46))
   % c_n are the chunk lengths (C, ..., C, c_last), NC = ceil(T / C); for the
   % recurrent backward C is the checkpoint interval.
   NC = ceil (T / C);
@@ -28,7 +31,7 @@ function f = flops_model (what, T, C, K, V)
     case 'chunk_fwd'
       f = 6 * T * K * V + (3 * K + 2 * V) * s2 + s3 / 3;
     case 'chunk_bwd'
-      f = 14 * T * K * V + (9 * K + 5 * V) * s2 + 5 * s3 / 3 + (NC - 1) * (C ^ 2 * (3 * K + V) + 4 * C * K * V);
+      f = 14 * T * K * V + (9 * K + 5 * V) * s2 + 5 * s3 / 3 + 2 * (NC - 1) * C * K * V;
     otherwise
       error ('flops_model: unknown count ''%s''', what);
   end
