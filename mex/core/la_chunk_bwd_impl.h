@@ -1,13 +1,15 @@
 /*
  * la_chunk_bwd_impl.h -- template: the chunked backward (docs/chunk_backward.md).
  *
- * Per (sequence, value head): a forward sweep keeps only the state entering
- * each chunk; a reverse sweep then, chunk by chunk, recomputes the intra-chunk
- * quantities (la_chunk_common_impl.h) and back-propagates through
+ * Per (sequence, value head): a forward sweep forms every chunk's M, A, w,
+ * v_new (la_chunk_common_impl.h) and keeps them with the state entering each
+ * chunk (cbwd_store); a reverse sweep then, chunk by chunk, recomputes only
+ * the decays and Aqk and back-propagates through
  *   v_new = u - w S,   o = scale QG S + Aqk v_new,   S' = Diag(gamma) S + KC^T v_new,
  *   w = A KG,  u = A v,  A = (I + A_raw)^{-1} Diag(beta),  A_raw = Diag(beta) M,
  * the gated products M, Aqk (sub-block scheme of the forward, so every decay
- * factor stays <= 1) and the cumulative gate (a reverse cumulative sum).
+ * factor stays <= 1) and the cumulative gate (each term added to the steps it
+ * depends on: docs/chunk_backward.md (46b)).
  * Stored forms: a K x c (V x c) block holds one step per column, i.e. the
  * transpose of the math's row matrix; the comments give the math form.
  */

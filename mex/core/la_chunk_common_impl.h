@@ -1,7 +1,8 @@
 /*
  * la_chunk_common_impl.h -- template: the intra-chunk quantities of the
  * chunked algorithm, shared by its forward (la_chunk_impl.h) and its
- * backward (la_chunk_bwd_impl.h), which recomputes them chunk by chunk.
+ * backward (la_chunk_bwd_impl.h), which forms M, A, w, u in its forward
+ * sweep and Aqk again in its reverse sweep (the LA_CI_* flags).
  * docs/chunk_forward.md derives them; docs/stability.md explains the scheme.
  *
  * For one chunk of c <= C steps (columns i = 0..c-1 of the K x c blocks q, k
