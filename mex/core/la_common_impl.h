@@ -323,9 +323,8 @@ static inline void LA_FN(la_bwd_finish)(const la_problem *p, const la_bwd_io *io
             const real_t gu = f->pp.g[o + i];
             const real_t d = dg[o + i];
             real_t dx, da;
-            if (p->has_lower_bound) {
-              const real_t s = LA_FN(la_sigmoid)(A * x);
-              const real_t ds = lb * s * (1 - s);
+            if (p->has_lower_bound) { /* sigmoid' = s(z) s(-z): no 1 - s cancellation */
+              const real_t ds = lb * LA_FN(la_sigmoid)(A * x) * LA_FN(la_sigmoid)(-A * x);
               dx = d * ds * A;
               da = d * ds * A * x;
             } else {
@@ -351,10 +350,8 @@ static inline void LA_FN(la_bwd_finish)(const la_problem *p, const la_bwd_io *io
     const real_t *br = (const real_t *)io->beta;
     const real_t fs = p->allow_neg_eigval ? 2 : 1;
     ptrdiff_t i;
-    for (i = 0; i < nsteps; i++) {
-      const real_t s = LA_FN(la_sigmoid)(br[i]);
-      dbeta[i] *= fs * s * (1 - s);
-    }
+    for (i = 0; i < nsteps; i++)
+      dbeta[i] *= fs * LA_FN(la_sigmoid)(br[i]) * LA_FN(la_sigmoid)(-br[i]);
   }
   LA_FN(la_prep_free)(&f->pp);
 }
