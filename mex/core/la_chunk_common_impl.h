@@ -105,7 +105,7 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
       for (x = 0; x < K; x++) f[x] *= ws->a[x + K * i];
     for (x = 0; x < K; x++) {
       ws->E[x + K * i] = f[x];
-      if (q) ws->X[x + K * i] = scale * q[x + K * i] * f[x];
+      ws->X[x + K * i] = scale * q[x + K * i] * f[x];
       ws->Xk[x + K * i] = k[x + K * i] * f[x];
     }
   }
