@@ -59,6 +59,14 @@ function rows = run_bench (varargin)
       end
     end
   end
+  % the chunk size trade-off (the default is 64): single, T = 2048, K = V = 128
+  if (exist ('kda_chunk') == 2 || exist ('kda_chunk') == 3)
+    for C = [16, 32, 128]
+      for mode = {'fwd', 'fwdbwd'}
+        spec(end+1, :) = {sprintf('kda chunk C=%d', C), 'kda_chunk', 'single', 1, 2048, 4, 128, 128, mode{1}, C};
+      end
+    end
+  end
   % the memory case: a long sequence through the recurrent backward
   spec(end+1, :) = {'kda recurrent (memory)', 'kda_recurrent', 'single', 1, 65536, 4, 128, 128, 'fwdbwd', 64};
 

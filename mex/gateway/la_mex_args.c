@@ -321,6 +321,16 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
   }
   p->has_lower_bound = have_lb;
   if (cu_arr) check_cu(c, cu_arr);
+  { /* a chunk (or checkpoint interval) longer than the longest sequence
+     * computes the same as one exactly that long: use that, so that the
+     * workspace never exceeds what the data needs */
+    ptrdiff_t n, maxlen = c->p.cu_seqlens ? 0 : c->p.T;
+    for (n = 0; c->p.cu_seqlens && n < c->p.N; n++)
+      if (c->p.cu_seqlens[n + 1] - c->p.cu_seqlens[n] > maxlen)
+        maxlen = (ptrdiff_t)(c->p.cu_seqlens[n + 1] - c->p.cu_seqlens[n]);
+    c->chunk_asked = c->p.chunk;
+    if (c->p.chunk > maxlen) c->p.chunk = maxlen > 0 ? maxlen : 1;
+  }
 
   /* states: K x V x HV x N, or V x K x HV x N */
   d[0] = (mwSize)(p->state_vk ? p->V : p->K);

@@ -24,6 +24,7 @@ typedef struct la_call {
   const mxArray *h0_arr, *dht_arr, *alog_arr, *dtb_arr;
   const void *h0, *dht, *A_log, *dt_bias;        /* converted, or NULL  */
   int intermediates;
+  ptrdiff_t chunk_asked;   /* ChunkSize as given (p.chunk may be less) */
 } la_call;
 
 /* Parse prhs[0 .. nrhs-1] (function name already removed) for function
