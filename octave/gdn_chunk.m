@@ -56,6 +56,7 @@
 %  InitialState, CuSeqlens, LowerBound, ALog, DtBias means "not given"):
 %    'ChunkSize'       C, a positive integer.  Default 64.  Any value gives
 %                      the same result to rounding; it sets the block size.
+%                      A value above the longest sequence acts as its length.
 %    'Scale'           finite, > 0.  Default 1 / sqrt (K).
 %    'InitialState'    S_0, K x V x HV x N (V x K x HV x N with 'VK'),
 %                      single or double.  Default zeros.
@@ -89,7 +90,9 @@
 %                      algorithm (above), computed with the transforms
 %                      applied (used q, k, gate, beta).  Default false: aux
 %                      is a 1 x 1 struct with no fields.  With C the chunk
-%                      size and NC the number of chunks over all sequences:
+%                      size used (ChunkSize, or the longest sequence's length
+%                      if shorter) and NC the number of chunks over all
+%                      sequences:
 %        G          T x HV x B       cumulative gate inside each chunk (the
 %                   shape g was given in)
 %        A_raw, A, Aqk  C x T x HV x B  the chunk's C x C matrices by rows:

@@ -13,12 +13,12 @@
 #include "la_tmpl.h"
 
 /* Copy a c x c chunk matrix M (ld C) into the aux layout: column i of dst
- * (ld rows) holds row i of M, zeros past c. */
-static void LA_FN(aux_rows)(const real_t *M, ptrdiff_t C, ptrdiff_t c, ptrdiff_t ld, real_t *dst)
+ * (C rows) holds row i of M, zeros past c. */
+static void LA_FN(aux_rows)(const real_t *M, ptrdiff_t C, ptrdiff_t c, real_t *dst)
 {
   ptrdiff_t i, j;
   for (i = 0; i < c; i++)
-    for (j = 0; j < ld; j++) dst[j + ld * i] = j < c ? M[i + C * j] : 0;
+    for (j = 0; j < C; j++) dst[j + C * i] = j < c ? M[i + C * j] : 0;
 }
 
 static void LA_FN(chunk_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp,
@@ -70,10 +70,9 @@ static void LA_FN(chunk_fwd_item)(const la_problem *p, const LA_FN(la_prep) *pp,
         for (i = 1; i < c; i++)
           for (x = 0; x < GD; x++) G[x + GD * i] = G[x + GD * (i - 1)] + g[GD * (t0 + i) + x];
       }
-      const ptrdiff_t ld = aux->ld > C ? aux->ld : C;
-      if (aux->A_raw) LA_FN(aux_rows)(ws->Araw, C, c, ld, (real_t *)aux->A_raw + ld * tg);
-      if (aux->A) LA_FN(aux_rows)(ws->Am, C, c, ld, (real_t *)aux->A + ld * tg);
-      if (aux->Aqk) LA_FN(aux_rows)(ws->Aqk, C, c, ld, (real_t *)aux->Aqk + ld * tg);
+      if (aux->A_raw) LA_FN(aux_rows)(ws->Araw, C, c, (real_t *)aux->A_raw + C * tg);
+      if (aux->A) LA_FN(aux_rows)(ws->Am, C, c, (real_t *)aux->A + C * tg);
+      if (aux->Aqk) LA_FN(aux_rows)(ws->Aqk, C, c, (real_t *)aux->Aqk + C * tg);
       if (aux->w) memcpy((real_t *)aux->w + K * tg, ws->w, sizeof(real_t) * (size_t)(K * c));
       if (aux->u) memcpy((real_t *)aux->u + V * tg, ws->u, sizeof(real_t) * (size_t)(V * c));
       if (aux->v_new) memcpy((real_t *)aux->v_new + V * tg, vnew, sizeof(real_t) * (size_t)(V * c));

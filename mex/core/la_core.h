@@ -74,9 +74,9 @@ typedef struct la_bwd_io {
  * pointer is optional (NULL: not wanted).  Layouts, with C = chunk size:
  *   G      gate layout (K x T x HV x B, GDN: T x HV x B): cumulative gate
  *          inside the chunk, G_r = g_1 + ... + g_r
- *   A_raw, A, Aqk   ld x T x HV x B (ld = C unless set): column t holds
- *          row i of the chunk's C x C matrix, where t is the i-th step of its
- *          chunk; entries for columns past the chunk's length are zero
+ *   A_raw, A, Aqk   C x T x HV x B: column t holds row i of the chunk's
+ *          C x C matrix, where t is the i-th step of its chunk; entries for
+ *          columns past the chunk's length are zero
  *   w      K x T x HV x B;   u, v_new   V x T x HV x B
  *   h      K x V x HV x NC: the state entering each chunk, chunks numbered
  *          sequence by sequence (always K x V, whatever state_vk says)
@@ -85,7 +85,6 @@ typedef struct la_bwd_io {
 typedef struct la_chunk_aux {
   void *G, *A_raw, *A, *w, *u, *Aqk, *h, *v_new;
   int64_t *chunk_seq, *chunk_t0, *chunk_len;
-  ptrdiff_t ld;   /* rows of A_raw, A, Aqk (>= chunk; 0 means chunk) */
 } la_chunk_aux;
 
 /* Number of chunks over all sequences for chunk size p->chunk. */

@@ -56,8 +56,11 @@ static mxArray *make_aux(la_call *c, la_chunk_aux *aux)
   a = like(c, c->g);
   mxSetField(s, 0, "G", a);
   aux->G = mxGetData(a);
-  aux->ld = c->chunk_asked; /* C x T x HV x B with the ChunkSize asked for */
-  d[0] = (mwSize)aux->ld; d[1] = (mwSize)p->T; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->B;
+  la_check_bytes(c, (3.0 * (double)p->chunk + 2.0 * (double)(p->K + p->V)) * (double)p->T *
+                       (double)(p->HV * p->B) * (c->dbl ? 8 : 4) +
+                       (double)(p->K * p->V * p->HV) * (double)NC * (c->dbl ? 8 : 4),
+                 "the 'Intermediates'");
+  d[0] = (mwSize)p->chunk; d[1] = (mwSize)p->T; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->B;
   a = new_array(c, 4, d); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
   a = new_array(c, 4, d); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
   a = new_array(c, 4, d); mxSetField(s, 0, "Aqk", a); aux->Aqk = mxGetData(a);
@@ -72,7 +75,7 @@ static mxArray *make_aux(la_call *c, la_chunk_aux *aux)
   aux->chunk_len = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * sizeof(int64_t));
   a = mxCreateDoubleMatrix((mwSize)NC, 3, mxREAL);
   mxSetField(s, 0, "chunks", a);
-  mxSetField(s, 0, "ChunkSize", mxCreateDoubleScalar((double)c->chunk_asked));
+  mxSetField(s, 0, "ChunkSize", mxCreateDoubleScalar((double)p->chunk));
   return s;
 }
 

@@ -14,6 +14,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 
 void la_fail(const la_call *c, const char *id, const char *fmt, ...)
 {
@@ -26,6 +29,20 @@ void la_fail(const la_call *c, const char *id, const char *fmt, ...)
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
   mexErrMsgIdAndTxt(ident, "%s", msg);
+}
+
+void la_check_bytes(const la_call *c, double bytes, const char *what)
+{
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  if (phys > 0 && bytes > phys / 2)
+    la_fail(c, "outOfMemory", "%s would take %.3g GB, more than half of this machine's %.3g GB", what,
+            bytes / 1e9, phys / 1e9);
+#else
+  (void)c;
+  (void)bytes;
+  (void)what;
+#endif
 }
 
 const char *la_dims_str(const mxArray *a, char *buf, size_t n)
@@ -328,7 +345,6 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
     for (n = 0; c->p.cu_seqlens && n < c->p.N; n++)
       if (c->p.cu_seqlens[n + 1] - c->p.cu_seqlens[n] > maxlen)
         maxlen = (ptrdiff_t)(c->p.cu_seqlens[n + 1] - c->p.cu_seqlens[n]);
-    c->chunk_asked = c->p.chunk;
     if (c->p.chunk > maxlen) c->p.chunk = maxlen > 0 ? maxlen : 1;
   }
 

@@ -24,7 +24,6 @@ typedef struct la_call {
   const mxArray *h0_arr, *dht_arr, *alog_arr, *dtb_arr;
   const void *h0, *dht, *A_log, *dt_bias;        /* converted, or NULL  */
   int intermediates;
-  ptrdiff_t chunk_asked;   /* ChunkSize as given (p.chunk may be less) */
 } la_call;
 
 /* Parse prhs[0 .. nrhs-1] (function name already removed) for function
@@ -33,6 +32,11 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
 
 /* Raise error "<op>:<id>" with a formatted "<fname>: ..." message. */
 void la_fail(const la_call *c, const char *id, const char *fmt, ...);
+
+/* Raise <op>:outOfMemory if `bytes` (of `what`) exceed
+ * half the physical memory: better an error than the process killed by the
+ * system when the pages are touched. */
+void la_check_bytes(const la_call *c, double bytes, const char *what);
 
 /* "8x10x2" for an array's dimensions, into buf. */
 const char *la_dims_str(const mxArray *a, char *buf, size_t n);

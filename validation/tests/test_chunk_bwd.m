@@ -566,3 +566,27 @@
 %!     assert (all ([res.pass]), '%s C = %d: fails %s', op{1}, C, strjoin ({res(! [res.pass]).name}, ' '));
 %!   end
 %! end
+
+%!test
+%! % a ChunkSize far above T (and checkpoint interval of the recurrent
+%! % backward) acts as T: same results, no workspace of ChunkSize^2
+%! randn ("seed", 16); rand ("seed", 16);
+%! for op = {'kda', 'gdn'}
+%!   [q, k, v, g, beta] = mk_ (op{1}, 6, 5, 40, 1, 2, 1, 0.5);
+%!   dout = randn (size (v));
+%!   fc = str2func ([op{1} '_chunk']);  fr = str2func ([op{1} '_recurrent']);
+%!   bc = str2func ([op{1} '_chunk_bwd']);  br = str2func ([op{1} '_recurrent_bwd']);
+%!   [o1, S1] = fr (q, k, v, g, beta);
+%!   [o2, S2] = fc (q, k, v, g, beta, 'ChunkSize', 1e7);
+%!   assert (ratio_ (o1, o2) <= 1e-10 && ratio_ (S1, S2) <= 1e-10);
+%!   % 'Intermediates' reports the chunk size used, T
+%!   [~, ~, aux] = fc (q, k, v, g, beta, 'ChunkSize', 1e7, 'Intermediates', true);
+%!   assert (aux.ChunkSize, 40);  assert (rows (aux.A_raw), 40);
+%!   X1 = cell (1, 6); X2 = X1; X3 = X1;
+%!   [X1{:}] = br (q, k, v, g, beta, dout, []);
+%!   [X2{:}] = bc (q, k, v, g, beta, dout, [], 'ChunkSize', 1e9);
+%!   [X3{:}] = br (q, k, v, g, beta, dout, [], 'ChunkSize', 1e9);
+%!   for i = 1:6
+%!     assert (ratio_ (X1{i}, X2{i}) <= 1e-10 && ratio_ (X1{i}, X3{i}) <= 1e-10);
+%!   end
+%! end

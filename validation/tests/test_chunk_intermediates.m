@@ -108,15 +108,17 @@
 %!    S = permute (S, [2 1 3 4]);
 %!  end
 %!  Gaux = reshape (double (aux.G), size (g));
-%!  % sizes of the fields
+%!  % sizes of the fields: the chunk size used is at most the longest sequence
+%!  if (isempty (cu)) Ce = min (C, T); else Ce = min (C, max (diff (cu))); end
+%!  Ce = max (Ce, 1);
 %!  assert (size (aux.G), gsz);           % the shape g was passed in
-%!  assert (size (aux.A_raw), size (zeros (C, T, HV, B)));
-%!  assert (size (aux.A), size (zeros (C, T, HV, B)));
-%!  assert (size (aux.Aqk), size (zeros (C, T, HV, B)));
+%!  assert (size (aux.A_raw), size (zeros (Ce, T, HV, B)));
+%!  assert (size (aux.A), size (zeros (Ce, T, HV, B)));
+%!  assert (size (aux.Aqk), size (zeros (Ce, T, HV, B)));
 %!  assert (size (aux.w), size (zeros (K, T, HV, B)));
 %!  assert (size (aux.u), size (v));
 %!  assert (size (aux.v_new), size (v));
-%!  assert (aux.ChunkSize, C);
+%!  assert (aux.ChunkSize, Ce);
 %!  % the chunk list: (sequence, first step, length), sequence by sequence
 %!  ch = zeros (0, 3);
 %!  for n = 1:N
