@@ -401,6 +401,11 @@ int LA_FN(la_chunk_bwd)(const la_problem *p, const la_bwd_io *io)
     const la_seq s = la_seq_of(p, n);
     if ((s.len + C - 1) / C > maxnc) maxnc = (s.len + C - 1) / C;
   }
+  if (!la_workspace_ok(items, (double)sizeof(real_t) *
+                                 ((double)LA_FN(cbwd_store_size)(K, V, C, maxnc) +
+                                  (double)LA_FN(chunk_ws_size)(K, V, C) +
+                                  (double)LA_FN(cbwd_ws_size)(K, V, C))))
+    return LA_ENOMEM;
   rc = LA_FN(la_bwd_start)(p, io, &f);
   if (rc) return rc;
   saved = la_blas_threads_begin();

@@ -85,10 +85,14 @@ int LA_FN(la_chunk_fwd)(const la_problem *p, const la_fwd_io *io, const la_chunk
 {
   LA_FN(la_prep) pp;
   const ptrdiff_t items = p->N * p->HV, K = p->K, V = p->V, C = p->chunk;
-  ptrdiff_t *first = la_alloc(p->N + 1, sizeof(ptrdiff_t));
+  ptrdiff_t *first;
   ptrdiff_t it, n;
   int rc, fail = 0, saved;
 
+  if (!la_workspace_ok(items, (double)sizeof(real_t) *
+                                 ((double)LA_FN(chunk_ws_size)(K, V, C) + (double)(K * V + V * C))))
+    return LA_ENOMEM;
+  first = la_alloc(p->N + 1, sizeof(ptrdiff_t));
   if (!first) return LA_ENOMEM;
   first[0] = 0; /* number of the first chunk of every sequence */
   for (n = 0; n < p->N; n++) {

@@ -96,4 +96,10 @@ static inline ptrdiff_t la_pad4(ptrdiff_t V) { return (V + 3) / 4 * 4; }
 int la_blas_threads_begin(void);
 void la_blas_threads_end(int saved);
 
+/* Whether `items` work items, each needing `bytes_per_thread` of workspace
+ * on the threads that run them, fit in half the physical memory.  Entry
+ * points answer LA_ENOMEM otherwise: with overcommitting systems a huge
+ * malloc succeeds and the process is killed when the pages are touched. */
+int la_workspace_ok(ptrdiff_t items, double bytes_per_thread);
+
 #endif

@@ -298,6 +298,9 @@ int LA_FN(la_recurrent_bwd)(const la_problem *p, const la_bwd_io *io)
     const la_seq s = la_seq_of(p, n);
     if (s.len > maxlen) maxlen = s.len;
   }
+  if (!la_workspace_ok(items, (double)sizeof(real_t) * (double)KV *
+                                 (double)((maxlen + C - 1) / C + (C < maxlen ? C : maxlen))))
+    return LA_ENOMEM;
   rc = LA_FN(la_bwd_start)(p, io, &f);
   if (rc) return rc;
   saved = la_blas_threads_begin();

@@ -39,7 +39,11 @@ static mxArray *state_array(const la_call *c, ptrdiff_t last)
 
 static void fail_status(const la_call *c, int rc)
 {
-  if (rc == LA_ENOMEM) la_fail(c, "outOfMemory", "out of memory");
+  if (rc == LA_ENOMEM)
+    la_fail(c, "outOfMemory", "out of memory: the workspace of this call (for T = %ld, "
+            "K = %ld, V = %ld, ChunkSize = %ld) exceeds the memory this machine can give "
+            "(half of it at most); for the backward, ChunkSize sets its size",
+            (long)c->p.T, (long)c->p.K, (long)c->p.V, (long)c->p.chunk);
   if (rc) la_fail(c, "internal", "the core returned error %d", rc);
 }
 
