@@ -301,13 +301,6 @@ function print_row (r)
           fmt (r.vs_gemm, '%.2f'), fmt (r.vs_peer, '%.1fx'), goal);
 end
 
-function y = ifelse (c, a, b)
-  if (c)
-    y = a;
-  else
-    y = b;
-  end
-end
 
 function write_md (file, rows, info, gemm, peer, reps, lin)
   d = fileparts (file);

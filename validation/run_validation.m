@@ -76,6 +76,3 @@ function ok = run_validation (mode)
   endif
 endfunction
 
-function y = ifelse_ (c, a, b)
-  if c, y = a; else, y = b; endif
-endfunction

@@ -434,16 +434,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p, const la_bwd_io *io)
     free(buf);
   }
   la_blas_threads_end(saved);
-  if (fail) {
-    if (f.own_dqk) {
-      free(f.dq);
-      free(f.dk);
-    }
-    LA_FN(la_prep_free)(&f.pp);
-    return LA_ENOMEM;
-  }
-  LA_FN(la_bwd_finish)(p, io, &f);
-  return LA_OK;
+  return LA_FN(la_bwd_end)(p, io, &f, fail);
 }
 
 #include "la_tmpl_end.h"

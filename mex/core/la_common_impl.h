@@ -356,6 +356,23 @@ static inline void LA_FN(la_bwd_finish)(const la_problem *p, const la_bwd_io *io
   LA_FN(la_prep_free)(&f->pp);
 }
 
+/* End of a backward: on success chain through the transforms (la_bwd_finish),
+ * on failure free the frame; returns the status. */
+static inline int LA_FN(la_bwd_end)(const la_problem *p, const la_bwd_io *io,
+                                    LA_FN(la_bwd_frame) *f, int fail)
+{
+  if (fail) {
+    if (f->own_dqk) {
+      free(f->dq);
+      free(f->dk);
+    }
+    LA_FN(la_prep_free)(&f->pp);
+    return LA_ENOMEM;
+  }
+  LA_FN(la_bwd_finish)(p, io, f);
+  return LA_OK;
+}
+
 /* ---- states ---------------------------------------------------------------
  * Internally a state is K x V column-major (S[k + K v]); outside it is that
  * or, with state_vk, V x K.  src/dst NULL means zeros / not wanted. */

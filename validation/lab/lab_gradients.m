@@ -60,7 +60,7 @@ function rows = lab_gradients (mode, figdir)
                                 "name", sprintf ("%s [%s] K=%d V=%d T=%d %s", bwd, sets{s, 1}, ...
                                                  sizes{z, 1:3}, r.name), ...
                                 "value", r.maxerr, "bound", tol, "pass", logical (r.pass), ...
-                                "detail", ifelse_ (r.size_ok, "", "wrong output size"));
+                                "detail", merge (r.size_ok, "", "wrong output size"));
           errs(end+1) = r.maxerr;
           labels{end+1} = bwd;
         endfor
@@ -89,6 +89,3 @@ function rows = lab_gradients (mode, figdir)
   endif
 endfunction
 
-function y = ifelse_ (c, a, b)
-  if c, y = a; else, y = b; endif
-endfunction

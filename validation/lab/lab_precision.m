@@ -47,7 +47,7 @@ function rows = lab_precision (mode, figdir)
 
   ## --- over gate strength ---------------------------------------------
   fprintf ("  precision over gate strength ...\n");
-  Tg = ifelse_ (quick, 256, 2048);
+  Tg = merge (quick, 256, 2048);
   res_g = nan (numel (gates), 4, 2);
   for io = 1:2
     for ig = 1:numel (gates)
@@ -86,9 +86,6 @@ function rows = lab_precision (mode, figdir)
               "precision_head.png");
 endfunction
 
-function y = ifelse_ (c, a, b)
-  if c, y = a; else, y = b; endif
-endfunction
 
 ## Random problem in double; q, k unit-norm columns keep the recurrence bounded.
 function P = make_problem (op, K, V, T, H, strength)
@@ -134,11 +131,11 @@ function [r, rows] = run_point (P, C, rows, label, check)
   names = {"recurrent fwd fp32 vs fp64", "chunk fwd fp32 vs fp64", ...
            "recurrent bwd fp32 vs fp64", "chunk bwd fp32 vs fp64"};
   for i = 1:4
-    rows(end+1) = mkrow ("precision", [label " " names{i}], r(i), ifelse_ (check, 1e-4, NaN));
+    rows(end+1) = mkrow ("precision", [label " " names{i}], r(i), merge (check, 1e-4, NaN));
   endfor
   rows(end+1) = mkrow ("precision", [label " chunk vs recurrent fp64"], cr_d, 1e-10);
   rows(end+1) = mkrow ("precision", [label " chunk fp32 vs recurrent fp64"], cr_s, ...
-                       ifelse_ (check, 1e-4, NaN));
+                       merge (check, 1e-4, NaN));
   if (! all (isfinite ([r cr_d cr_s])))
     rows(end).pass = false;  rows(end).detail = "non-finite result";
   endif
@@ -147,7 +144,7 @@ endfunction
 function row = mkrow (section, name, value, bound)
   row.section = section;  row.name = name;  row.value = value;  row.bound = bound;
   row.pass = isnan (bound) || (isfinite (value) && value <= bound);
-  row.detail = ifelse_ (isnan (bound), "reported (no bound at this size)", "");
+  row.detail = merge (isnan (bound), "reported (no bound at this size)", "");
 endfunction
 
 function plot_lines (x, R, xl, ttl, figdir, fname)
@@ -160,7 +157,7 @@ function plot_lines (x, R, xl, ttl, figdir, fname)
     for j = 1:4
       loglog (x, max (R(:, j, io), 1e-17), styles{j}, "linewidth", 1.2 + (io == 2));
       hold on;
-      leg{end+1} = sprintf ("%s %s", ifelse_ (io == 1, "KDA", "GDN"), names{j});
+      leg{end+1} = sprintf ("%s %s", merge (io == 1, "KDA", "GDN"), names{j});
     endfor
   endfor
   loglog ([min(x) max(x)], [1e-4 1e-4], "k:", "linewidth", 1.5);

@@ -156,7 +156,7 @@ function res = fd_check (fwd, bwd, args, opts, varargin)
       % without GateInKernel these outputs must be empty
       r.size_ok = isempty (gr);
       r.noise = 0;
-      r.maxerr = ifelse_ (r.size_ok, 0, Inf);
+      r.maxerr = merge (r.size_ok, 0, Inf);
       r.pass = r.size_ok;
       res(end + 1) = r;
       continue;
@@ -263,13 +263,6 @@ function cfg = set_cfg (cfg, args)
   end
 end
 
-function y = ifelse_ (c, a, b)
-  if (c)
-    y = a;
-  else
-    y = b;
-  end
-end
 
 function print_table (res)
   fprintf ('  %-8s %6s %11s %11s %11s %11s %9s  %s\n', 'gradient', 'size', ...
