@@ -12,16 +12,6 @@
 ## Test data: unit-norm keys, beta in (0, 1) and decays exp(g) <= 1, so the
 ## recurrence is contractive and outputs and gradients are O(1) over any T.
 
-%!function r = ratio_ (ref, x)
-%!  r = la_ratio (ref, x);   % the SPEC metric (validation/lib)
-%!endfunction
-
-%!function [q, k, v, g, beta] = mk_ (op, K, V, T, H, HV, B, gs)
-%!  % random problem (validation/lib/rand_problem.m); gs: gate strength
-%!  P = rand_problem (op, 'K', K, 'V', V, 'T', T, 'H', H, 'HV', HV, 'B', B, 'GateStrength', gs);
-%!  [q, k, v, g, beta] = deal (P.q, P.k, P.v, P.g, P.beta);
-%!endfunction
-
 %!function [ok, msg, Xc] = cmpb_ (op, clss, Cs, q, k, v, g, beta, dout, dS, varargin)
 %!  % chunked backward in each class of clss (data and dout cast to it; dS
 %!  % and the options as given) and each chunk size of Cs, against the
@@ -54,7 +44,7 @@
 %!        end
 %!        assert (class (Xc{i}), cls);
 %!        assert (all (isfinite (Xc{i}(:))));
-%!        r(i) = ratio_ (Xr{i}, Xc{i});
+%!        r(i) = la_ratio (Xr{i}, Xc{i});
 %!      end
 %!      q_ = max (r) / tol_ (cls);
 %!      if (! (q_ <= 1))
@@ -102,7 +92,7 @@
 %! Tnods = [1 16 65 101];      % also with dS = []
 %! for op = {'kda', 'gdn'}
 %!   for T = Ts
-%!     [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!     [dout, dS] = mkd_ (K, V, T, HV, B, B);
 %!     h0 = 0.5 * randn (K, V, HV, B);
 %!     [ok, msg] = cmpb_ (op{1}, {'double'}, [1 7 16 64 100], q, k, v, g, beta, dout, dS, ...
@@ -121,7 +111,7 @@
 %! K = 8; V = 6; H = 1; HV = 2; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   for T = [1 7 16 17 64 101 300]
-%!     [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!     [dout, dS] = mkd_ (K, V, T, HV, B, B);
 %!     h0 = 0.5 * randn (K, V, HV, B);
 %!     [ok, msg] = cmpb_ (op{1}, {'single'}, [1 7 16 64 100], q, k, v, g, beta, dout, dS, ...
@@ -135,7 +125,7 @@
 %! randn ("seed", 3); rand ("seed", 3);
 %! K = 5; V = 4; HV = 2;
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, 0, 1, HV, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, 0, 1, HV, 1, 0.5);
 %!   dS = randn (K, V, HV);
 %!   h0 = randn (K, V, HV);
 %!   fc = str2func ([op{1} '_chunk_bwd']);
@@ -160,14 +150,14 @@
 %! % dS = [] is dS = 0; the default ChunkSize is 64
 %! randn ("seed", 4); rand ("seed", 4);
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, 6, 5, 150, 1, 2, 2, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 6, 5, 150, 1, 2, 2, 0.5);
 %!   dout = randn (size (v));
 %!   fc = str2func ([op{1} '_chunk_bwd']);
 %!   X1 = cell (1, 6); X2 = X1; X3 = X1; X4 = X1;
 %!   [X1{:}] = fc (q, k, v, g, beta, dout, [], 'ChunkSize', 16);
 %!   [X2{:}] = fc (q, k, v, g, beta, dout, zeros (6, 5, 2, 2), 'ChunkSize', 16);
 %!   for i = 1:6
-%!     assert (ratio_ (X2{i}, X1{i}) <= 1e-15);
+%!     assert (la_ratio (X2{i}, X1{i}) <= 1e-15);
 %!   end
 %!   dS = randn (6, 5, 2, 2);
 %!   [X3{:}] = fc (q, k, v, g, beta, dout, dS);
@@ -177,9 +167,9 @@
 %!   [X2{:}] = fc (q, k, v, g, beta, dout, dS, 'ChunkSize', 16);
 %!   % (dq = scale S_t dout_t does not depend on dS; dS0 hardly, after 150 decays)
 %!   for i = 2:5
-%!     assert (ratio_ (X2{i}, X1{i}) > 1e-3);
+%!     assert (la_ratio (X2{i}, X1{i}) > 1e-3);
 %!   end
-%!   assert (ratio_ (X2{1}, X1{1}) <= 1e-15);
+%!   assert (la_ratio (X2{1}, X1{1}) <= 1e-15);
 %! end
 
 ## ---- every option alone and together, both ops, both classes --------------
@@ -193,7 +183,7 @@
 %!   if (kda) dtb = 0.3 * randn (K, HV); else dtb = 0.3 * randn (HV, 1); end
 %!   for TC = [37 64; 70 33]'     % T < C; chunks of several sub-blocks, T not a multiple
 %!     T = TC(1); C = TC(2);
-%!     [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!     [dout, dS] = mkd_ (K, V, T, HV, B, B);
 %!     dSvk = permute (dS, [2 1 3 4]);
 %!     h0 = 0.5 * randn (K, V, HV, B);
@@ -253,7 +243,7 @@
 %! randn ("seed", 6); rand ("seed", 6);
 %! K = 7; V = 5; T = 40; HV = 2;
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, 1, HV, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, 1, HV, 1, 0.5);
 %!   [dout, dS] = mkd_ (K, V, T, HV, 1, 1);
 %!   h0 = randn (K, V, HV);
 %!   fc = str2func ([op{1} '_chunk_bwd']);
@@ -262,9 +252,9 @@
 %!   [X1{:}] = fc (q, k, v, g, beta, dout, permute (dS, [2 1 3]), 'ChunkSize', 16, ...
 %!                 'InitialState', permute (h0, [2 1 3]), 'StateLayout', 'VK');
 %!   for i = 1:5
-%!     assert (ratio_ (X0{i}, X1{i}) <= 1e-14);
+%!     assert (la_ratio (X0{i}, X1{i}) <= 1e-14);
 %!   end
-%!   assert (ratio_ (permute (X0{6}, [2 1 3]), X1{6}) <= 1e-14);
+%!   assert (la_ratio (permute (X0{6}, [2 1 3]), X1{6}) <= 1e-14);
 %!   kda = strcmp (op{1}, 'kda');
 %!   opts = {{'UseQKL2Norm', true}, {'Scale', 0.5}, {'BetaSigmoid', true}, ...
 %!           {'BetaSigmoid', true, 'AllowNegEigval', true}, {'InitialState', 2 * h0}, ...
@@ -273,7 +263,7 @@
 %!   [X0{:}] = fc (q, k, v, g, beta, dout, dS, 'ChunkSize', 16, 'InitialState', h0);
 %!   for j = 1:numel (opts)
 %!     [X1{:}] = fc (q, k, v, g, beta, dout, dS, 'ChunkSize', 16, 'InitialState', h0, opts{j}{:});
-%!     d = cellfun (@(a, b) ratio_ (a, b), X0(1:6), X1(1:6));
+%!     d = cellfun (@(a, b) la_ratio (a, b), X0(1:6), X1(1:6));
 %!     assert (max (d) > 1e-3, 'option set %d has no effect', j);
 %!   end
 %!   % AllowNegEigval without BetaSigmoid: beta used as given
@@ -291,7 +281,7 @@
 %!   fc = str2func ([op{1} '_chunk_bwd']);
 %!   for HV = [2 4] * H
 %!     G = HV / H;
-%!     [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!     [dout, dS] = mkd_ (K, V, T, HV, B, B);
 %!     alog = log (0.5 + rand (HV, 1));
 %!     for opts = {{}, {'UseQKL2Norm', true, 'GateInKernel', true, 'ALog', alog}}
@@ -308,9 +298,9 @@
 %!         dqs = reshape (sum (reshape (Xe{1}, K, T, G, H, B), 3), K, T, H, B);
 %!         dks = reshape (sum (reshape (Xe{2}, K, T, G, H, B), 3), K, T, H, B);
 %!         assert (size (X{1}), size (q));
-%!         assert (ratio_ (dqs, X{1}) <= 1e-13 && ratio_ (dks, X{2}) <= 1e-13);
+%!         assert (la_ratio (dqs, X{1}) <= 1e-13 && la_ratio (dks, X{2}) <= 1e-13);
 %!         for i = 3:8
-%!           assert (ratio_ (Xe{i}, X{i}) <= 1e-13);
+%!           assert (la_ratio (Xe{i}, X{i}) <= 1e-13);
 %!         end
 %!       end
 %!     end
@@ -328,7 +318,7 @@
 %! T = cu(end);
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, 1, 0.5);
 %!   [dout, dS] = mkd_ (K, V, T, HV, 1, N);
 %!   h0 = randn (K, V, HV, N);
 %!   fc = str2func ([op{1} '_chunk_bwd']);
@@ -351,16 +341,16 @@
 %!       if (kda) gn = g(:, t, :); else gn = g(t, :); end
 %!       [Xn{:}] = fc (q(:, t, :), k(:, t, :), v(:, t, :), gn, beta(t, :), dout(:, t, :), ...
 %!                     dS(:, :, :, n), 'InitialState', h0(:, :, :, n), 'ChunkSize', C);
-%!       assert (ratio_ (Xn{1}, X{1}(:, t, :)) <= 1e-13);
-%!       assert (ratio_ (Xn{2}, X{2}(:, t, :)) <= 1e-13);
-%!       assert (ratio_ (Xn{3}, X{3}(:, t, :)) <= 1e-13);
+%!       assert (la_ratio (Xn{1}, X{1}(:, t, :)) <= 1e-13);
+%!       assert (la_ratio (Xn{2}, X{2}(:, t, :)) <= 1e-13);
+%!       assert (la_ratio (Xn{3}, X{3}(:, t, :)) <= 1e-13);
 %!       if (kda)
-%!         assert (ratio_ (Xn{4}, X{4}(:, t, :)) <= 1e-13);
+%!         assert (la_ratio (Xn{4}, X{4}(:, t, :)) <= 1e-13);
 %!       else
-%!         assert (ratio_ (Xn{4}, X{4}(t, :)) <= 1e-13);
+%!         assert (la_ratio (Xn{4}, X{4}(t, :)) <= 1e-13);
 %!       end
-%!       assert (ratio_ (Xn{5}, X{5}(t, :)) <= 1e-13);
-%!       assert (ratio_ (Xn{6}, X{6}(:, :, :, n)) <= 1e-13);
+%!       assert (la_ratio (Xn{5}, X{5}(t, :)) <= 1e-13);
+%!       assert (la_ratio (Xn{6}, X{6}(:, :, :, n)) <= 1e-13);
 %!     end
 %!   end
 %! end
@@ -372,7 +362,7 @@
 %! K = 8; V = 6;
 %! for op = {'kda', 'gdn'}
 %!   for T = [20 150]
-%!     [q, k, v, g, beta] = mk_ (op{1}, K, V, T, 1, 2, 2, 30);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, 1, 2, 2, 30);
 %!     [dout, dS] = mkd_ (K, V, T, 2, 2, 2);
 %!     g2 = g;
 %!     g2(rand (size (g2)) < 0.3) = 0;      % mixed with undecayed steps
@@ -391,7 +381,7 @@
 %! % strong gates through GateInKernel (softplus and sigmoid of large inputs)
 %! randn ("seed", 10); rand ("seed", 10);
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, 6, 6, 90, 1, 1, 1, 0);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 6, 6, 90, 1, 1, 1, 0);
 %!   [dout, dS] = mkd_ (6, 6, 90, 1, 1, 1);
 %!   graw = 30 * randn (size (g));
 %!   for opts = {{}, {'LowerBound', -30}}
@@ -409,7 +399,7 @@
 %!   for KV = [60 100; 100 60; 1 1; 1 7; 7 1; 3 17]'
 %!     K = KV(1); V = KV(2);
 %!     for TC = [20 16; 5 64; 23 7]'
-%!       [q, k, v, g, beta] = mk_ (op{1}, K, V, TC(1), 1, 1, 1, 0.5);
+%!       [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, TC(1), 1, 1, 1, 0.5);
 %!       [dout, dS] = mkd_ (K, V, TC(1), 1, 1, 1);
 %!       h0 = randn (K, V);
 %!       [ok, msg] = cmpb_ (op{1}, {'double', 'single'}, TC(2), q, k, v, g, beta, dout, dS, ...
@@ -427,7 +417,7 @@
 %! s = @single;
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, 1, HV, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, 1, HV, 1, 0.5);
 %!   dout = randn (size (v));
 %!   h0 = randn (K, V, HV);  dS = randn (K, V, HV);
 %!   alog = zeros (HV, 1);
@@ -459,7 +449,7 @@
 %! K = 7; V = 6; T = 45;
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, 1, 1, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, 1, 1, 1, 0.5);
 %!   [dout, dS] = mkd_ (K, V, T, 1, 1, 1);
 %!   fc = str2func ([op{1} '_chunk_bwd']);
 %!   fr = str2func ([op{1} '_recurrent_bwd']);
@@ -472,14 +462,14 @@
 %!   assert (size (X{1}), [K T]); assert (size (X{2}), [K T]); assert (size (X{3}), [V T]);
 %!   assert (size (X{4}), size (g1)); assert (size (X{5}), [1 T]); assert (size (X{6}), [K V]);
 %!   for i = 1:6
-%!     assert (ratio_ (Xr{i}, X{i}) <= 1e-10);
+%!     assert (la_ratio (Xr{i}, X{i}) <= 1e-10);
 %!   end
 %!   % beta as a column (and GDN g): the gradients are columns
 %!   if (kda) g1 = g; else g1 = g(:); end
 %!   [X{:}] = fc (q, k, v, g1, beta(:), dout, dS, 'ChunkSize', 16);
 %!   assert (size (X{4}), size (g1)); assert (size (X{5}), [T 1]);
 %!   for i = 1:6
-%!     assert (ratio_ (Xr{i}, X{i}) <= 1e-10);
+%!     assert (la_ratio (Xr{i}, X{i}) <= 1e-10);
 %!   end
 %!   % no InitialState, dS = []: dS0 is K x V all the same
 %!   [X{:}] = fc (q, k, v, g1, beta, dout, [], 'ChunkSize', 16);
@@ -512,7 +502,7 @@
 %! K = 5; V = 4; T = 37; H = 1; HV = 2; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!   base = struct ('q', q, 'k', k, 'v', v, 'g', g, 'beta', beta);
 %!   h0 = 0.5 * randn (K, V, HV, B);
 %!   alog = log (0.5 + rand (HV, 1));
@@ -556,7 +546,7 @@
 %! T = cu(end);
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, 1, 0.5);
 %!   h0 = 0.5 * randn (K, V, HV, numel (cu) - 1);
 %!   if (kda) dtb = 0.3 * randn (K, HV); else dtb = 0.3 * randn (HV, 1); end
 %!   in = struct ('q', q, 'k', k, 'v', v, 'g', randn (size (g)), 'beta', beta, 'h0', h0, ...
@@ -572,13 +562,13 @@
 %! % backward) acts as T: same results, no workspace of ChunkSize^2
 %! randn ("seed", 16); rand ("seed", 16);
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, 6, 5, 40, 1, 2, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 6, 5, 40, 1, 2, 1, 0.5);
 %!   dout = randn (size (v));
 %!   fc = str2func ([op{1} '_chunk']);  fr = str2func ([op{1} '_recurrent']);
 %!   bc = str2func ([op{1} '_chunk_bwd']);  br = str2func ([op{1} '_recurrent_bwd']);
 %!   [o1, S1] = fr (q, k, v, g, beta);
 %!   [o2, S2] = fc (q, k, v, g, beta, 'ChunkSize', 1e7);
-%!   assert (ratio_ (o1, o2) <= 1e-10 && ratio_ (S1, S2) <= 1e-10);
+%!   assert (la_ratio (o1, o2) <= 1e-10 && la_ratio (S1, S2) <= 1e-10);
 %!   % 'Intermediates' reports the chunk size used, T
 %!   [~, ~, aux] = fc (q, k, v, g, beta, 'ChunkSize', 1e7, 'Intermediates', true);
 %!   assert (aux.ChunkSize, 40);  assert (rows (aux.A_raw), 40);
@@ -587,6 +577,6 @@
 %!   [X2{:}] = bc (q, k, v, g, beta, dout, [], 'ChunkSize', 1e9);
 %!   [X3{:}] = br (q, k, v, g, beta, dout, [], 'ChunkSize', 1e9);
 %!   for i = 1:6
-%!     assert (ratio_ (X1{i}, X2{i}) <= 1e-10 && ratio_ (X1{i}, X3{i}) <= 1e-10);
+%!     assert (la_ratio (X1{i}, X2{i}) <= 1e-10 && la_ratio (X1{i}, X3{i}) <= 1e-10);
 %!   end
 %! end

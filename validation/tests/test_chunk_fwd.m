@@ -11,16 +11,6 @@
 ## Test data: unit-norm keys, beta in (0, 1) and decays exp(g) <= 1, so the
 ## recurrence is contractive and the outputs are O(1) over any T.
 
-%!function r = ratio_ (ref, x)
-%!  r = la_ratio (ref, x);   % the SPEC metric (validation/lib)
-%!endfunction
-
-%!function [q, k, v, g, beta] = mk_ (op, K, V, T, H, HV, B, gs)
-%!  % random problem (validation/lib/rand_problem.m); gs: gate strength
-%!  P = rand_problem (op, 'K', K, 'V', V, 'T', T, 'H', H, 'HV', HV, 'B', B, 'GateStrength', gs);
-%!  [q, k, v, g, beta] = deal (P.q, P.k, P.v, P.g, P.beta);
-%!endfunction
-
 %!function [ro, rS, o2, S2, o1, S1] = cmp_ (op, cls, C, q, k, v, g, beta, varargin)
 %!  % chunked path in class cls (data cast to cls, options as given) against
 %!  % the recurrent path in double; checks the class of the outputs
@@ -34,8 +24,8 @@
 %!  assert (size (o2), size (v));
 %!  assert (size (S2), size (S1));
 %!  assert (all (isfinite (o2(:))) && all (isfinite (S2(:))));
-%!  ro = ratio_ (o1, o2);
-%!  rS = ratio_ (S1, S2);
+%!  ro = la_ratio (o1, o2);
+%!  rS = la_ratio (S1, S2);
 %!endfunction
 
 %!function tol = tol_ (cls)
@@ -54,7 +44,7 @@
 %! randn ("seed", 1); rand ("seed", 1);
 %! Ts = [1 2 6 7 8 15 16 17 33 63 64 65 99 100 101 128 250 1000];
 %! for T = Ts
-%!   [q, k, v, g, beta] = mk_ ('kda', 12, 10, T, 2, 2, 2, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb ('kda', 12, 10, T, 2, 2, 2, 0.5);
 %!   for C = [1 7 16 64 100]
 %!     [ro, rS] = cmp_ ('kda', 'double', C, q, k, v, g, beta);
 %!     assert (ro <= 1e-10 && rS <= 1e-10, 'T = %d, C = %d: ratio o %g, S %g', T, C, ro, rS);
@@ -66,7 +56,7 @@
 %! randn ("seed", 2); rand ("seed", 2);
 %! Ts = [1 2 6 7 8 15 16 17 33 63 64 65 99 100 101 128 250 1000];
 %! for T = Ts
-%!   [q, k, v, g, beta] = mk_ ('gdn', 12, 10, T, 2, 2, 2, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb ('gdn', 12, 10, T, 2, 2, 2, 0.5);
 %!   for C = [1 7 16 64 100]
 %!     [ro, rS] = cmp_ ('gdn', 'double', C, q, k, v, g, beta);
 %!     assert (ro <= 1e-10 && rS <= 1e-10, 'T = %d, C = %d: ratio o %g, S %g', T, C, ro, rS);
@@ -77,7 +67,7 @@
 %! % KDA, single chunked vs double recurrent
 %! randn ("seed", 3); rand ("seed", 3);
 %! for T = [1 7 16 17 64 100 101 333 1000]
-%!   [q, k, v, g, beta] = mk_ ('kda', 12, 10, T, 2, 2, 2, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb ('kda', 12, 10, T, 2, 2, 2, 0.5);
 %!   for C = [1 7 16 64 100]
 %!     [ro, rS] = cmp_ ('kda', 'single', C, q, k, v, g, beta);
 %!     assert (ro <= 1e-4 && rS <= 1e-4, 'T = %d, C = %d: ratio o %g, S %g', T, C, ro, rS);
@@ -88,7 +78,7 @@
 %! % GDN, single chunked vs double recurrent
 %! randn ("seed", 4); rand ("seed", 4);
 %! for T = [1 7 16 17 64 100 101 333 1000]
-%!   [q, k, v, g, beta] = mk_ ('gdn', 12, 10, T, 2, 2, 2, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb ('gdn', 12, 10, T, 2, 2, 2, 0.5);
 %!   for C = [1 7 16 64 100]
 %!     [ro, rS] = cmp_ ('gdn', 'single', C, q, k, v, g, beta);
 %!     assert (ro <= 1e-4 && rS <= 1e-4, 'T = %d, C = %d: ratio o %g, S %g', T, C, ro, rS);
@@ -99,7 +89,7 @@
 %! % weak gates (g = 0: no decay at all) and T = 0
 %! randn ("seed", 5); rand ("seed", 5);
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, 8, 9, 150, 1, 1, 1, 0);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 8, 9, 150, 1, 1, 1, 0);
 %!   assert (all (g(:) == 0));
 %!   for C = [7 16 64]
 %!     [ro, rS] = cmp_ (op{1}, 'double', C, q, k, v, g, beta);
@@ -125,7 +115,7 @@
 %!   if (kda) dtb = 0.3 * randn (K, HV); else dtb = 0.3 * randn (HV, 1); end
 %!   for TC = [100 16; 37 64; 150 7; 130 100]'
 %!     T = TC(1); C = TC(2);
-%!     [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!     h0 = 0.5 * randn (K, V, HV, B);
 %!     graw = randn (size (g));     % raw gates for GateInKernel
 %!     blogit = 2 * randn (size (beta));
@@ -162,7 +152,7 @@
 %!test
 %! % the options change the result (so the comparisons above test them)
 %! randn ("seed", 7); rand ("seed", 7);
-%! [q, k, v, g, beta] = mk_ ('kda', 8, 8, 40, 1, 1, 1, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 40, 1, 1, 1, 0.5);
 %! o0 = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16);
 %! o1 = kda_chunk (q, 2 * k, v, g, beta, 'ChunkSize', 16, 'UseQKL2Norm', true);
 %! o2 = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'Scale', 0.5);
@@ -172,9 +162,9 @@
 %! o6 = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'GateInKernel', true, 'ALog', 0);
 %! o7 = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'GateInKernel', true, 'ALog', 0, 'LowerBound', -1);
 %! % Scale: o is linear in scale
-%! assert (ratio_ (o0 * 0.5 * sqrt (8), o2) <= 1e-13);
+%! assert (la_ratio (o0 * 0.5 * sqrt (8), o2) <= 1e-13);
 %! for o = {o1, o3, o4, o5, o6, o7}
-%!   assert (ratio_ (o0, o{1}) > 1e-3);
+%!   assert (la_ratio (o0, o{1}) > 1e-3);
 %! end
 %! % AllowNegEigval without BetaSigmoid: beta used as given
 %! assert (kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'AllowNegEigval', true), o0);
@@ -186,7 +176,7 @@
 %! H = 2; K = 9; V = 11; T = 77; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   for HV = [2 4] * H
-%!     [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!     for C = [16 64]
 %!       for cls = {'double', 'single'}
 %!         [ro, rS, o2, S2] = cmp_ (op{1}, cls{1}, C, q, k, v, g, beta);
@@ -197,7 +187,7 @@
 %!       fc = str2func ([op{1} '_chunk']);
 %!       [o, S] = fc (q, k, v, g, beta, 'ChunkSize', C);
 %!       [oe, Se] = fc (q(:, :, idx, :), k(:, :, idx, :), v, g, beta, 'ChunkSize', C);
-%!       assert (ratio_ (oe, o) <= 1e-14 && ratio_ (Se, S) <= 1e-14);
+%!       assert (la_ratio (oe, o) <= 1e-14 && la_ratio (Se, S) <= 1e-14);
 %!     end
 %!   end
 %! end
@@ -211,7 +201,7 @@
 %! cu = [0 cumsum(lens)];
 %! T = cu(end);
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, 1, 0.5);
 %!   h0 = randn (K, V, HV, numel (lens));
 %!   fc = str2func ([op{1} '_chunk']);
 %!   for C = [16 64 7]
@@ -227,8 +217,8 @@
 %!       if (strcmp (op{1}, 'kda')) gn = g(:, t, :); else gn = g(t, :); end
 %!       [on, Sn] = fc (q(:, t, :), k(:, t, :), v(:, t, :), gn, beta(t, :), ...
 %!                      'InitialState', h0(:, :, :, n), 'ChunkSize', C);
-%!       assert (ratio_ (on, o(:, t, :)) <= 1e-13);
-%!       assert (ratio_ (Sn, S(:, :, :, n)) <= 1e-13);
+%!       assert (la_ratio (on, o(:, t, :)) <= 1e-13);
+%!       assert (la_ratio (Sn, S(:, :, :, n)) <= 1e-13);
 %!     end
 %!     % CuSeqlens as an integer column vector: the same
 %!     [o2, S2] = fc (q, k, v, g, beta, 'CuSeqlens', int32 (cu(:)), 'InitialState', h0, 'ChunkSize', C);
@@ -240,7 +230,7 @@
 %!test
 %! % a single sequence via CuSeqlens = [0 T] is the plain call
 %! randn ("seed", 10); rand ("seed", 10);
-%! [q, k, v, g, beta] = mk_ ('gdn', 8, 8, 50, 1, 1, 1, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('gdn', 8, 8, 50, 1, 1, 1, 0.5);
 %! [o1, S1] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16);
 %! [o2, S2] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'CuSeqlens', [0 50]);
 %! assert (o2, o1);
@@ -252,7 +242,7 @@
 %! randn ("seed", 11); rand ("seed", 11);
 %! for op = {'kda', 'gdn'}
 %!   for T = [20 300]
-%!     [q, k, v, g, beta] = mk_ (op{1}, 12, 10, T, 1, 2, 2, 30);
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, 12, 10, T, 1, 2, 2, 30);
 %!     g2 = g;
 %!     g2(rand (size (g2)) < 0.3) = 0;      % mixed with undecayed steps
 %!     g3 = -30 * ones (size (g));          % -30 at every step
@@ -272,7 +262,7 @@
 %!test
 %! % strong gates through GateInKernel (softplus of large inputs)
 %! randn ("seed", 12); rand ("seed", 12);
-%! [q, k, v, g, beta] = mk_ ('kda', 8, 8, 130, 1, 1, 1, 0);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 130, 1, 1, 1, 0);
 %! graw = 30 * randn (size (g));
 %! for C = [16 64]
 %!   for cls = {'double', 'single'}
@@ -289,7 +279,7 @@
 %!   for KV = [60 100; 100 60; 1 1; 1 7; 7 1; 3 17; 17 3; 33 5]'
 %!     K = KV(1); V = KV(2);
 %!     for TC = [40 16; 70 64; 23 7; 5 100]'
-%!       [q, k, v, g, beta] = mk_ (op{1}, K, V, TC(1), 1, 1, 1, 0.5);
+%!       [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, TC(1), 1, 1, 1, 0.5);
 %!       h0 = randn (K, V);
 %!       for cls = {'double', 'single'}
 %!         [ro, rS] = cmp_ (op{1}, cls{1}, TC(2), q, k, v, g, beta, 'InitialState', h0);
@@ -303,7 +293,7 @@
 %!test
 %! % large chunk sizes: C > T, and C not a multiple of the internal sub-block
 %! randn ("seed", 14); rand ("seed", 14);
-%! [q, k, v, g, beta] = mk_ ('kda', 8, 8, 200, 1, 1, 1, 0.3);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 200, 1, 1, 1, 0.3);
 %! for C = [17 31 33 48 199 200 201 1000]
 %!   [ro, rS] = cmp_ ('kda', 'double', C, q, k, v, g, beta);
 %!   assert (ro <= 1e-10 && rS <= 1e-10, 'C = %d', C);
@@ -314,7 +304,7 @@
 %!test
 %! randn ("seed", 15); rand ("seed", 15);
 %! K = 6; V = 5; T = 20; HV = 2;
-%! [q, k, v, g, beta] = mk_ ('kda', K, V, T, 1, HV, 1, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', K, V, T, 1, HV, 1, 0.5);
 %! h0 = randn (K, V, HV);
 %! alog = zeros (HV, 1); dtb = zeros (K, HV);
 %! % double data with single options: double outputs
@@ -338,12 +328,12 @@
 %! % trailing singleton dimensions dropped; GDN g and beta in any shape with T*HV*B elements
 %! randn ("seed", 16); rand ("seed", 16);
 %! K = 7; V = 6; T = 45;
-%! [q, k, v, g, beta] = mk_ ('gdn', K, V, T, 1, 1, 1, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('gdn', K, V, T, 1, 1, 1, 0.5);
 %! [o1, S1] = gdn_recurrent (q, k, v, g, beta);
 %! [o2, S2] = gdn_chunk (q, k, v, g(:).', beta(:).', 'ChunkSize', 16);
 %! assert (size (o2), [V T]);
 %! assert (size (S2), [K V]);
-%! assert (ratio_ (o1, o2) <= 1e-10 && ratio_ (S1, S2) <= 1e-10);
+%! assert (la_ratio (o1, o2) <= 1e-10 && la_ratio (S1, S2) <= 1e-10);
 %! % StateLayout 'VK' is the transpose of 'KV'
 %! h0 = randn (K, V);
 %! [~, Skv] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'InitialState', h0);
@@ -353,7 +343,7 @@
 %!test
 %! % the default chunk size is 64
 %! randn ("seed", 17); rand ("seed", 17);
-%! [q, k, v, g, beta] = mk_ ('kda', 8, 8, 150, 1, 1, 1, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 150, 1, 1, 1, 0.5);
 %! [o1, S1] = kda_chunk (q, k, v, g, beta);
 %! [o2, S2] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 64);
 %! assert (o1, o2); assert (S1, S2);
@@ -365,7 +355,7 @@
 
 %!test
 %! randn ("seed", 18); rand ("seed", 18);
-%! [q, k, v, g, beta] = mk_ ('kda', 8, 8, 80, 1, 1, 2, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 80, 1, 1, 2, 0.5);
 %! v(3, 50, 1, 1) = NaN;
 %! [o1, S1] = kda_recurrent (q, k, v, g, beta);
 %! [o2, S2] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16);
@@ -374,6 +364,6 @@
 %! assert (isnan (o2(3, 80, 1, 1)));
 %! assert (all (isfinite (S2(:, [1 2 4:8], 1, 1)(:))));
 %! assert (all (isfinite (o2(:, 1:48, 1, 1)(:))));     % chunks before the NaN
-%! assert (ratio_ (o1(:, 1:48, 1, 1), o2(:, 1:48, 1, 1)) <= 1e-10);
-%! assert (ratio_ (o1(:, :, 1, 2), o2(:, :, 1, 2)) <= 1e-10);   % other sequence
-%! assert (ratio_ (S1(:, :, 1, 2), S2(:, :, 1, 2)) <= 1e-10);
+%! assert (la_ratio (o1(:, 1:48, 1, 1), o2(:, 1:48, 1, 1)) <= 1e-10);
+%! assert (la_ratio (o1(:, :, 1, 2), o2(:, :, 1, 2)) <= 1e-10);   % other sequence
+%! assert (la_ratio (S1(:, :, 1, 2), S2(:, :, 1, 2)) <= 1e-10);

@@ -30,16 +30,6 @@
 %!  end
 %!endfunction
 
-%!function r = ratio_ (ref, x)
-%!  r = la_ratio (ref, x);   % the SPEC metric (validation/lib)
-%!endfunction
-
-%!function [q, k, v, g, beta] = mk_ (op, K, V, T, H, HV, B, gs)
-%!  % random problem (validation/lib/rand_problem.m); gs: gate strength
-%!  P = rand_problem (op, 'K', K, 'V', V, 'T', T, 'H', H, 'HV', HV, 'B', B, 'GateStrength', gs);
-%!  [q, k, v, g, beta] = deal (P.q, P.k, P.v, P.g, P.beta);
-%!endfunction
-
 %!function [nchk, aux] = check_aux_ (op, C, q, k, v, g, beta, varargin)
 %!  % Run op_chunk with 'Intermediates' and check every field against its
 %!  % defining equation; returns the number of chunks checked.
@@ -204,7 +194,7 @@
 
 %!test
 %! randn ("seed", 21); rand ("seed", 21);
-%! [q, k, v, g, beta] = mk_ ('kda', 10, 9, 100, 2, 2, 2, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 10, 9, 100, 2, 2, 2, 0.5);
 %! h0 = randn (10, 9, 2, 2);
 %! for C = [1 7 16 64 100 130]
 %!   n = check_aux_ ('kda', C, q, k, v, g, beta, 'InitialState', h0);
@@ -213,7 +203,7 @@
 
 %!test
 %! randn ("seed", 22); rand ("seed", 22);
-%! [q, k, v, g, beta] = mk_ ('gdn', 10, 9, 100, 2, 2, 2, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('gdn', 10, 9, 100, 2, 2, 2, 0.5);
 %! h0 = randn (10, 9, 2, 2);
 %! for C = [1 7 16 64 100 130]
 %!   n = check_aux_ ('gdn', C, q, k, v, g, beta, 'InitialState', h0);
@@ -223,7 +213,7 @@
 %!test
 %! % GDN: G is T x HV x B (one cumulative gate per step), or the shape g had
 %! randn ("seed", 23); rand ("seed", 23);
-%! [q, k, v, g, beta] = mk_ ('gdn', 6, 5, 40, 1, 3, 2, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('gdn', 6, 5, 40, 1, 3, 2, 0.5);
 %! [~, ~, aux] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'Intermediates', true);
 %! assert (size (aux.G), [40 3 2]);
 %! assert (aux.G(17:32, 2, 2), cumsum (g(17:32, 2, 2)), 1e-14);
@@ -236,7 +226,7 @@
 %! lens = [5 64 70 1];
 %! cu = [0 cumsum(lens)];
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, 8, 7, cu(end), 1, 2, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 8, 7, cu(end), 1, 2, 1, 0.5);
 %!   h0 = randn (8, 7, 2, 4);
 %!   for C = [16 64]
 %!     [n, aux] = check_aux_ (op{1}, C, q, k, v, g, beta, 'CuSeqlens', cu, 'InitialState', h0);
@@ -258,7 +248,7 @@
 %! randn ("seed", 25); rand ("seed", 25);
 %! K = 8; V = 6; T = 50; H = 2; HV = 4; B = 2;
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, K, V, T, H, HV, B, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
 %!   graw = randn (size (g));
 %!   if (strcmp (op{1}, 'kda')) dtb = 0.3 * randn (K, HV); else dtb = 0.3 * randn (HV, 1); end
 %!   alog = log (0.5 + rand (HV, 1));
@@ -279,17 +269,17 @@
 %!test
 %! % larger chunks with off-diagonal sub-blocks, K ~= V, T = 1
 %! randn ("seed", 26); rand ("seed", 26);
-%! [q, k, v, g, beta] = mk_ ('kda', 20, 3, 90, 1, 1, 1, 0.2);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 20, 3, 90, 1, 1, 1, 0.2);
 %! check_aux_ ('kda', 90, q, k, v, g, beta);
 %! check_aux_ ('kda', 48, q, k, v, g, beta);
-%! [q, k, v, g, beta] = mk_ ('kda', 3, 20, 1, 1, 1, 1, 0.2);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 3, 20, 1, 1, 1, 1, 0.2);
 %! check_aux_ ('kda', 64, q, k, v, g, beta, 'InitialState', randn (3, 20));
 
 ## ---- without 'Intermediates', single precision ------------------------------
 
 %!test
 %! randn ("seed", 27); rand ("seed", 27);
-%! [q, k, v, g, beta] = mk_ ('kda', 8, 7, 70, 1, 2, 2, 0.5);
+%! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 7, 70, 1, 2, 2, 0.5);
 %! [o1, S1, aux1] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16);
 %! [o2, S2, aux2] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'Intermediates', false);
 %! [o3, S3, aux3] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'Intermediates', true);
@@ -304,7 +294,7 @@
 %! % single: fields single, equal to the double ones to single rounding
 %! randn ("seed", 28); rand ("seed", 28);
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = mk_ (op{1}, 8, 7, 70, 1, 2, 1, 0.5);
+%!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 8, 7, 70, 1, 2, 1, 0.5);
 %!   fc = str2func ([op{1} '_chunk']);
 %!   [~, ~, ad] = fc (q, k, v, g, beta, 'ChunkSize', 16, 'Intermediates', true);
 %!   s = @single;
@@ -312,7 +302,7 @@
 %!   for f = {'G', 'A_raw', 'A', 'w', 'u', 'Aqk', 'h', 'v_new'}
 %!     assert (class (as.(f{1})), 'single');
 %!     assert (size (as.(f{1})), size (ad.(f{1})));
-%!     assert (ratio_ (ad.(f{1}), as.(f{1})) <= 1e-5, '%s %s', op{1}, f{1});
+%!     assert (la_ratio (ad.(f{1}), as.(f{1})) <= 1e-5, '%s %s', op{1}, f{1});
 %!   end
 %!   assert (as.chunks, ad.chunks);
 %! end
