@@ -15,10 +15,24 @@ static const char *const k_names[] = {"kda_recurrent", "kda_recurrent_bwd", "kda
                                       "kda_chunk_bwd", "gdn_recurrent",     "gdn_recurrent_bwd",
                                       "gdn_chunk",     "gdn_chunk_bwd"};
 
+/* Outputs in the working class.  The core writes every element of o, S and
+ * of every gradient (mex/tests/test_core.c checks it with NaN-filled
+ * buffers), so they need no zero fill; the Intermediates are zeroed (their
+ * rows past a chunk's length are not all written). */
 static mxArray *new_array(const la_call *c, mwSize nd, const mwSize *d)
 {
-  mxArray *a = mxCreateNumericArray(nd, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL);
-  return a;
+  return mxCreateUninitNumericArray(nd, (mwSize *)d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS,
+                                    mxREAL);
+}
+
+static mxArray *new_zeros(const la_call *c, mwSize nd, const mwSize *d)
+{
+  return mxCreateNumericArray(nd, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL);
+}
+
+static mxArray *zeros_like(const la_call *c, const mxArray *a)
+{
+  return new_zeros(c, mxGetNumberOfDimensions(a), mxGetDimensions(a));
 }
 
 static mxArray *like(const la_call *c, const mxArray *a)
@@ -57,7 +71,7 @@ static mxArray *make_aux(la_call *c, la_chunk_aux *aux)
   mxArray *s = mxCreateStructMatrix(1, 1, 10, fields), *a;
   mwSize d[4];
 
-  a = like(c, c->g);
+  a = zeros_like(c, c->g);
   mxSetField(s, 0, "G", a);
   aux->G = mxGetData(a);
   la_check_bytes(c, (3.0 * (double)p->chunk + 2.0 * (double)(p->K + p->V)) * (double)p->T *
@@ -65,15 +79,15 @@ static mxArray *make_aux(la_call *c, la_chunk_aux *aux)
                        (double)(p->K * p->V * p->HV) * (double)NC * (c->dbl ? 8 : 4),
                  "the 'Intermediates'");
   d[0] = (mwSize)p->chunk; d[1] = (mwSize)p->T; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->B;
-  a = new_array(c, 4, d); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
-  a = new_array(c, 4, d); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
-  a = new_array(c, 4, d); mxSetField(s, 0, "Aqk", a); aux->Aqk = mxGetData(a);
+  a = new_zeros(c, 4, d); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
+  a = new_zeros(c, 4, d); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
+  a = new_zeros(c, 4, d); mxSetField(s, 0, "Aqk", a); aux->Aqk = mxGetData(a);
   d[0] = (mwSize)p->K;
-  a = new_array(c, 4, d); mxSetField(s, 0, "w", a); aux->w = mxGetData(a);
-  a = like(c, c->v); mxSetField(s, 0, "u", a); aux->u = mxGetData(a);
-  a = like(c, c->v); mxSetField(s, 0, "v_new", a); aux->v_new = mxGetData(a);
+  a = new_zeros(c, 4, d); mxSetField(s, 0, "w", a); aux->w = mxGetData(a);
+  a = zeros_like(c, c->v); mxSetField(s, 0, "u", a); aux->u = mxGetData(a);
+  a = zeros_like(c, c->v); mxSetField(s, 0, "v_new", a); aux->v_new = mxGetData(a);
   d[0] = (mwSize)p->K; d[1] = (mwSize)p->V; d[2] = (mwSize)p->HV; d[3] = (mwSize)NC;
-  a = new_array(c, 4, d); mxSetField(s, 0, "h", a); aux->h = mxGetData(a);
+  a = new_zeros(c, 4, d); mxSetField(s, 0, "h", a); aux->h = mxGetData(a);
   aux->chunk_seq = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * sizeof(int64_t));
   aux->chunk_t0 = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * sizeof(int64_t));
   aux->chunk_len = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * sizeof(int64_t));
