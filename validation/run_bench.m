@@ -14,7 +14,7 @@
 ##
 ## The results are also written to @file{validation/results/bench.md}.
 ##
-## Options: @qcode{'Reps'} (number of timed runs, default 5, at least 5),
+## Options: @qcode{'Reps'} (number of timed runs, default 9, at least 5),
 ## @qcode{'Out'} (the Markdown file, '' for none).
 ## @end deftypefn
 
@@ -22,7 +22,7 @@ function rows = run_bench (varargin)
   here = fileparts (mfilename ('fullpath'));
   addpath (fullfile (here, '..', 'octave'));
   addpath (fullfile (here, 'derivation'));   % flops_model: the counts of docs/flops.md
-  opt = struct ('Reps', 5, 'Out', fullfile (here, 'results', 'bench.md'));
+  opt = struct ('Reps', 9, 'Out', fullfile (here, 'results', 'bench.md'));
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};
   end
