@@ -31,7 +31,8 @@
 %        v_new  = u - w h,   w = A (exp (G) .* K),   u = A V,
 %      through the triangular solve, the gated products A_raw and Aqk
 %      (with the same overflow-free decay factors as the forward), and the
-%      cumulative gate (a reverse cumulative sum inside the chunk); the
+%      cumulative gate (each term added to exactly the steps whose gates
+%      it depends on, so nothing cancels even for gates of -30); the
 %      state gradient passed to the previous chunk is
 %        dh_prev = scale (exp (G) .* Q)' dO + exp (G_c) dh - w' dv_new;
 %   3. the gradients are chained through the in-kernel transforms
