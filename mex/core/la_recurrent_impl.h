@@ -20,6 +20,8 @@
  * columns (zero state, v, do: they stay zero and contribute nothing). */
 #ifndef LA_X4
 #define LA_X4(M) M(0) M(1) M(2) M(3)
+/* u_j = beta (v_j - p_j) for column j + c of the block */
+#define LA_DELTA(c) u##c = beta * (v[j + c] - p##c);
 #endif
 
 /* One forward step from Sin to S (K x V4; the same array, or another: the
@@ -44,19 +46,15 @@ static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, const real_t *Sin,
 #pragma omp simd reduction(+ : p0, p1, p2, p3)
     for (i = 0; i < K; i++) { LA_X4(LA_P) }
 #undef LA_P
-    u0 = beta * (v[j] - p0);
-    u1 = beta * (v[j + 1] - p1);
-    u2 = beta * (v[j + 2] - p2);
-    u3 = beta * (v[j + 3] - p3);
+    LA_X4(LA_DELTA)
     if (o) {
 #define LA_UPDATE_OUT(c) s##c[i] = a[i] * i##c[i] + k[i] * u##c; r##c += s##c[i] * q[i];
 #pragma omp simd reduction(+ : r0, r1, r2, r3)
       for (i = 0; i < K; i++) { LA_X4(LA_UPDATE_OUT) }
 #undef LA_UPDATE_OUT
-      o[j] = scale * r0;
-      o[j + 1] = scale * r1;
-      o[j + 2] = scale * r2;
-      o[j + 3] = scale * r3;
+#define LA_OUT(c) o[j + c] = scale * r##c;
+      LA_X4(LA_OUT)
+#undef LA_OUT
     } else {
 #define LA_UPDATE(c) s##c[i] = a[i] * i##c[i] + k[i] * u##c;
 #pragma omp simd
@@ -187,24 +185,12 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *
 #pragma omp simd reduction(+ : p0, p1, p2, p3, e0, e1, e2, e3)
     for (i = 0; i < K; i++) { LA_X4(LA_P) }
 #undef LA_P
-    u0 = beta * (v[j] - p0);
-    u1 = beta * (v[j + 1] - p1);
-    u2 = beta * (v[j + 2] - p2);
-    u3 = beta * (v[j + 3] - p3);
+    LA_X4(LA_DELTA)
     /* du = (dS + d q)^T k;  dbeta, dv;  then e = dp = -beta du */
-    e0 += d0 * qk;
-    e1 += d1 * qk;
-    e2 += d2 * qk;
-    e3 += d3 * qk;
-    db += e0 * (v[j] - p0) + e1 * (v[j + 1] - p1) + e2 * (v[j + 2] - p2) + e3 * (v[j + 3] - p3);
-    dv[j] = beta * e0;
-    dv[j + 1] = beta * e1;
-    dv[j + 2] = beta * e2;
-    dv[j + 3] = beta * e3;
-    e0 *= -beta;
-    e1 *= -beta;
-    e2 *= -beta;
-    e3 *= -beta;
+#define LA_DU(c) e##c += d##c * qk; db += e##c * (v[j + c] - p##c); dv[j + c] = beta * e##c; \
+  e##c *= -beta;
+    LA_X4(LA_DU)
+#undef LA_DU
     /* the one writing pass, per element of column c:
      *   S' = a sp,  S_t = S' + k u,  dS += d q   (o = s S_t^T q)
      *   dq += d S_t,  dk += dS u + S' dp

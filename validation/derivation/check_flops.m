@@ -26,10 +26,10 @@ function res = check_flops ()
     r6 = max (r6, rel (cfa - cf, sum_cubes (T, C) / 3));
     r7 = max (r7, rel (tally_chunk_bwd (T, C, K, V), flops_model ('chunk_bwd', T, C, K, V)));
   end
-  res(end+1) = drv_row (55, 'recurrent forward: loop tally vs T V (7K + 3)', F, r1, 0);
+  res(end+1) = drv_row (55, 'recurrent forward: loop tally vs T V (7K + 3) + T K', F, r1, 0);
   res(end+1) = drv_row (55, 'recurrent forward: loop tally of the K V terms vs 7 T K V', F, r2, 0);
-  res(end+1) = drv_row (56, 'recurrent backward with checkpoints: loop tally vs T V (22K + 8) + R V (5K + 2)', F, r3, 0);
-  res(end+1) = drv_row (56, 'recurrent backward: K V terms vs 22 T K V + 5 K V R, R = 2T - c_last - NC', F, r4, 0);
+  res(end+1) = drv_row (56, 'recurrent backward with checkpoints: loop tally vs T V (20K + 10) + 3 T K + R (V (5K + 2) + K)', F, r3, 0);
+  res(end+1) = drv_row (56, 'recurrent backward: K V terms vs 20 T K V + 5 K V R, R = 2T - c_last - NC', F, r4, 0);
   res(end+1) = drv_row (57, 'chunked forward: tally over chunks vs 6 T K V + (3K + 2V) sum c^2 + sum c^3 / 3', F, r5, 1e-14);
   res(end+1) = drv_row (57, 'chunked forward: the explicit A costs sum c^3 / 3', F, r6, 1e-14);
   res(end+1) = drv_row (58, 'chunked backward: tally over both sweeps vs the closed form', F, r7, 1e-14);
@@ -46,21 +46,20 @@ function r = rel (a, b)
 end
 
 function [f, fkv] = step_fwd (K, V, with_o)
-  % one rec_step: per column j
-  %   s[i] *= a[i]; pj += s[i]*k[i]    -> K + 2K
-  %   u = beta*(v[j] - pj)             -> 2
-  %   s[i] += k[i]*u; acc += s[i]*q[i] -> 2K + 2K      (with o; else 2K)
-  %   o[j] = scale*acc                 -> 1            (with o)
-  f = 0; fkv = 0;
+  % one rec_step (S_t written once from S_{t-1}):
+  %   ak = a .* k                              -> K (per step)
+  % per column j
+  %   pj += s[i]*ak[i]                         -> 2K
+  %   u = beta*(v[j] - pj)                     -> 2
+  %   s[i] = a[i]*s[i] + k[i]*u                -> 3K
+  %   acc += s[i]*q[i]                         -> 2K  (with o)
+  %   o[j] = scale*acc                         -> 1   (with o)
+  f = K; fkv = 0;
   for j = 1:V
     for i = 1:K
-      f = f + 3; fkv = fkv + 3;
+      f = f + 5 + 2 * with_o; fkv = fkv + 5 + 2 * with_o;
     end
-    f = f + 2;
-    for i = 1:K
-      f = f + 2 + 2 * with_o; fkv = fkv + 2 + 2 * with_o;
-    end
-    f = f + with_o;
+    f = f + 2 + with_o;
   end
 end
 
@@ -88,16 +87,17 @@ function [f, fkv] = tally_rec_bwd (T, C, K, V)
       [a, b] = step_fwd (K, V, 0); f = f + a; fkv = fkv + b;
     end
     for t = t1 - 1:-1:t0
-      % rec_step_bwd, per column j:
-      %   pj += a*sp*k                        3K
-      %   u = beta*(v - pj)                   2
-      %   dj = scale*dout[j]                  1
-      %   st = a*sp + k*u; dq += dj*st; ds += dj*q; dk += ds*u; du += ds*k   3K + 8K
-      %   db += du*(v - pj); dv = beta*du; dp = -beta*du                      3 + 1 + 1
-      %   spi = a*sp; dsp = ds + k*dp; dk += spi*dp; dgv += dsp*spi; ds = a*dsp   K + 2K + 2K + 2K + K
+      % rec_step_bwd: per step ak = a .* k (K) and qk = q . k (2K); per column j
+      %   read pass: pj += sp*ak; ej += ds*k                     2K + 2K
+      %   u = beta*(v - pj) (2); d = scale*dout (1); du = ej + d*qk (2);
+      %   db += du*(v - pj) (3); dv = beta*du (1); dp = -beta*du (1)      10
+      %   write pass: spi = a*sp (K); dsi = ds + d*q (2K); dsp = dsi + k*dp (2K);
+      %   dq += d*(spi + k*u) (4K); dk += dsi*u + spi*dp (4K);
+      %   dg += dsp*spi (2K); ds = a*dsp (K)                            16K
+      f = f + 3 * K;
       for j = 1:V
-        f = f + 3 * K + 2 + 1 + 11 * K + 5 + 8 * K;
-        fkv = fkv + 22 * K;
+        f = f + 4 * K + 10 + 16 * K;
+        fkv = fkv + 20 * K;
       end
     end
   end

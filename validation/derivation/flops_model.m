@@ -4,7 +4,7 @@ function f = flops_model (what, T, C, K, V)
   % flops, elementwise work not counted (except in the exact recurrent
   % counts 'rec_fwd_exact', 'rec_bwd_exact', which count every + and *).
   %   'rec_fwd'        (55)  7 T K V
-  %   'rec_bwd'        (56)  22 T K V + 5 K V R,  R = 2T - c_last - NC recomputed steps
+  %   'rec_bwd'        (56)  20 T K V + 5 K V R,  R = 2T - c_last - NC recomputed steps
   %   'chunk_fwd'      (57)  6 T K V + (3K + 2V) sum_n c_n^2 + sum_n c_n^3 / 3
   %                          (the last term: the explicit A the core forms)
   %   'chunk_bwd'      (58)  14 T K V + (9K + 5V) sum c_n^2 + (5/3) sum c_n^3
@@ -23,11 +23,11 @@ function f = flops_model (what, T, C, K, V)
     case 'rec_fwd'
       f = 7 * T * K * V;
     case 'rec_fwd_exact'
-      f = T * V * (7 * K + 3);
+      f = T * V * (7 * K + 3) + T * K;
     case 'rec_bwd'
-      f = 22 * T * K * V + 5 * K * V * R;
+      f = 20 * T * K * V + 5 * K * V * R;
     case 'rec_bwd_exact'
-      f = T * V * (22 * K + 8) + R * V * (5 * K + 2);
+      f = T * V * (20 * K + 10) + 3 * T * K + R * (V * (5 * K + 2) + K);
     case 'chunk_fwd'
       f = 6 * T * K * V + (3 * K + 2 * V) * s2 + s3 / 3;
     case 'chunk_bwd'

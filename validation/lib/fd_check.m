@@ -94,9 +94,9 @@ function res = fd_check (fwd, bwd, args, opts, varargin)
     x.(f{1}) = double (x.(f{1}));
   end
   % inputs that live in opts; the rest of opts is kept as it is
-  [x.InitialState, opts] = take (opts, 'InitialState');
-  [x.ALog, opts] = take (opts, 'ALog');
-  [x.DtBias, opts] = take (opts, 'DtBias');
+  [x.InitialState, opts] = take_option (opts, 'InitialState');
+  [x.ALog, opts] = take_option (opts, 'ALog');
+  [x.DtBias, opts] = take_option (opts, 'DtBias');
   for f = {'InitialState', 'ALog', 'DtBias'}
     x.(f{1}) = double (x.(f{1}));
   end
@@ -234,17 +234,6 @@ function e = extra (x)
   end
 end
 
-function [val, rest] = take (rest, name)
-  val = [];
-  keep = true (1, numel (rest));
-  for i = 1:2:numel (rest)
-    if (ischar (rest{i}) && strcmpi (rest{i}, name))
-      val = rest{i + 1};
-      keep([i, i + 1]) = false;
-    end
-  end
-  rest = rest(keep);
-end
 
 function cfg = set_cfg (cfg, args)
   if (mod (numel (args), 2) ~= 0)

@@ -79,14 +79,14 @@ function P = rand_problem (op, varargin)
   K = P.K;  V = P.V;  T = P.T;  H = P.H;  HV = P.HV;  B = P.B;
 
   % which conveniences are asked for
-  [l2, rest] = take (rest, 'UseQKL2Norm', false);
-  [gik, rest] = take (rest, 'GateInKernel', false);
-  [bsig, rest] = take (rest, 'BetaSigmoid', false);
-  [s0, rest] = take (rest, 'InitialState', false);
-  [alog, rest] = take (rest, 'ALog', []);
-  [dtb, rest] = take (rest, 'DtBias', []);
-  [cu, rest] = take (rest, 'CuSeqlens', []);
-  [lay, rest] = take (rest, 'StateLayout', 'KV');
+  [l2, rest] = take_option (rest, 'UseQKL2Norm', false);
+  [gik, rest] = take_option (rest, 'GateInKernel', false);
+  [bsig, rest] = take_option (rest, 'BetaSigmoid', false);
+  [s0, rest] = take_option (rest, 'InitialState', false);
+  [alog, rest] = take_option (rest, 'ALog', []);
+  [dtb, rest] = take_option (rest, 'DtBias', []);
+  [cu, rest] = take_option (rest, 'CuSeqlens', []);
+  [lay, rest] = take_option (rest, 'StateLayout', 'KV');
 
   if (isempty (cu))
     P.N = B;
@@ -167,15 +167,3 @@ function P = rand_problem (op, varargin)
   P.bwd = [op '_recurrent_bwd'];
 end
 
-function [val, rest] = take (rest, name, default)
-  % remove option name from the Name/Value cell rest; return its value
-  val = default;
-  keep = true (1, numel (rest));
-  for i = 1:2:numel (rest)
-    if (strcmpi (rest{i}, name))
-      val = rest{i + 1};
-      keep([i, i + 1]) = false;
-    end
-  end
-  rest = rest(keep);
-end
