@@ -94,9 +94,13 @@ test-octave: build
 test-lab: build
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_validation('quick');"
 
-# the Octave test run goes last: its closing line counts every test block
+# The steps of `make test`; each mk/*.mk file may append its own
+# (TEST_STEPS += ...).  The Octave test run goes last: its closing line
+# counts every test block.
+TEST_STEPS := test-c test-c-sanitize notebooks test-lab
+
 test: build
-	@$(MAKE) --no-print-directory test-c test-c-sanitize notebooks test-lab test-octave
+	@$(MAKE) --no-print-directory $(TEST_STEPS) test-octave
 
 # ---- the lab and the benchmarks ----------------------------------------------
 validate: build
@@ -130,3 +134,8 @@ deps-notebooks:
 # notebooks/run_notebooks.py for why plain `jupyter nbconvert --execute` cannot.
 notebooks: build deps-notebooks
 	$(NB_PYTHON) notebooks/run_notebooks.py notebooks/html $(NOTEBOOKS)
+
+# ---- further concerns, one file each ----------------------------------------
+# mk/NAME.mk: the targets of one concern (packaging, fuzzing, documents, ...);
+# each may add Debian packages (DEB_PKGS += ...) and test steps.
+include $(sort $(wildcard mk/*.mk))

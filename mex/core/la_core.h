@@ -28,7 +28,15 @@
 extern "C" {
 #endif
 
-enum { LA_OK = 0, LA_ENOMEM = 1, LA_EARG = 2 };
+/* Status of every entry point.  LA_ENOMEM: an allocation failed, a size
+ * overflowed, or the workspace exceeds the memory available; LA_EARG: the
+ * problem is invalid (la_problem_check says why); LA_EINTR: the caller's
+ * interrupt callback asked to stop (everything allocated is freed). */
+enum { LA_OK = 0, LA_ENOMEM = 1, LA_EARG = 2, LA_EINTR = 3 };
+
+/* Chunk size (chunk paths) and checkpoint interval (recurrent backward)
+ * when the caller gives none (la_problem.chunk == 0). */
+#define LA_DEFAULT_CHUNK 64
 
 /* What is computed: sizes, options.  Filled by the caller (the MEX gateway
  * or the C test), already validated. */
@@ -46,8 +54,27 @@ typedef struct la_problem {
   int allow_neg_eigval;         /* beta_used = 2 sigmoid(beta)             */
   int state_vk;                 /* states stored V x K instead of K x V    */
   ptrdiff_t chunk;              /* chunk size (chunk path) or checkpoint
-                                   interval (recurrent backward); >= 1     */
+                                   interval (recurrent backward); 0 means
+                                   LA_DEFAULT_CHUNK (la_problem_check)     */
+  /* Polled between chunks / checkpoint segments (from any thread); a
+   * nonzero answer stops the call: LA_EINTR.  NULL: never interrupted. */
+  int (*interrupted)(void *ctx);
+  void *interrupt_ctx;
 } la_problem;
+
+/* Why la_problem_check refused a problem: an error identifier (without the
+ * "kda:"/"gdn:" prefix: "badShape", "badCuSeqlens", "badOption",
+ * "outOfMemory") and a message naming the field and the values. */
+typedef struct la_check {
+  const char *id;
+  char text[256];
+} la_check;
+
+/* Validate p and apply the core's rules in place: chunk 0 becomes
+ * LA_DEFAULT_CHUNK; a chunk longer than the longest sequence becomes that
+ * length (same results, bounded workspace).  LA_OK, or LA_EARG with *why
+ * filled (why may be NULL).  Every entry point calls it first. */
+int la_problem_check(la_problem *p, la_check *why);
 
 /* Forward arguments.  Pointers are to the working class (float or double)
  * of the entry point called.  h0, dt_bias may be NULL (zeros). */
