@@ -1,0 +1,56 @@
+% LA_FROM_FLA  Convert a tensor from FLA / PyTorch layout to this library's.
+%
+%   y = la_from_fla (name, x)
+%   y = la_from_fla (name, x, Name, Value, ...)
+%
+%   name: the tensor's name in flash-linear-attention (FLA); x: the array
+%   indexed like FLA's tensor (x(b, t, h, k) = x[b-1, t-1, h-1, k-1], as
+%   la_load returns it).  y is in the layout the eight functions take
+%   (docs/conventions.md has the table):
+%     q k dq dk qg kg                 [B, T, H, K]     -> K x T x H x B
+%     v o do dv u v_new dv_new du     [B, T, HV, V]    -> V x T x HV x B
+%     g dg w dw g_cumsum (KDA)        [B, T, HV, K]    -> K x T x HV x B
+%     beta dbeta, g dg (GDN)          [B, T, HV]       -> T x HV x B
+%     h0 ht dht dh0                   [N, HV, K, V]    -> K x V x HV x N
+%     h dh (per chunk)                [B, NT, HV, K, V] -> K x V x HV x (NT*B),
+%                                     chunks of batch 1 first (aux.h's order)
+%     Akk Aqk dAkk dAqk               [B, T, HV, BT]   -> BT x T x HV x B
+%     A_log                           [HV]             -> HV x 1
+%     dt_bias (KDA)                   [HV*K] or [HV, K] -> K x HV
+%   Only the layout changes; values are not converted (FLA's log2 gates and
+%   its Akk = (I + A_raw)^-1 are handled by kda_verify).
+%
+%   Options: 'Op', 'kda' (default) or 'gdn' (g, dg are [B, T, HV]);
+%   'K', the key dimension (needed for a flat KDA dt_bias);
+%   'StateVFirst', true: FLA states are [N, HV, V, K] and h is
+%   [B, NT, HV, V, K] (FLA's state_v_first); the result is K x V all the same.
+%
+%   Example:
+%     s = la_load ('q.npy');  q = la_from_fla ('q', s.q);
+%
+%   See also: la_to_fla, la_load, kda_verify.
+
+function y = la_from_fla (name, x, varargin)
+  [op, svf, kdim] = la_fla_options (varargin);
+  [kind, perm] = la_fla_kind (name, op, svf);
+  switch (kind)
+    case 'chunkstate'
+      y = permute (x, perm);
+      sz = [size(y), 1, 1, 1, 1, 1];
+      y = reshape (y, sz(1), sz(2), sz(3), sz(4) * sz(5));
+    case {'alog', 'vector'}
+      y = x(:);
+    case 'dtbias'
+      if (strcmp (op, 'gdn'))
+        y = x(:);
+      elseif (ndims (x) == 2 && min (size (x)) > 1)
+        y = x.';                 % given as [HV, K]
+      elseif (isempty (kdim))
+        error ('la:badName', 'la_from_fla: dt_bias [HV*K] needs the option ''K''');
+      else
+        y = reshape (x, kdim, []);   % FLA's dt_bias.view (HV, K)
+      end
+    otherwise
+      y = permute (x, perm);
+  end
+end

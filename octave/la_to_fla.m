@@ -1,0 +1,32 @@
+% LA_TO_FLA  Convert a tensor from this library's layout to FLA / PyTorch's.
+%
+%   x = la_to_fla (name, y)
+%   x = la_to_fla (name, y, Name, Value, ...)
+%
+%   The inverse of la_from_fla (see its help for the table of names and
+%   layouts): y in this library's layout, x indexed like FLA's tensor, ready
+%   for la_save (e.g. o: V x T x HV x B -> [B, T, HV, V]).  Per-chunk states
+%   h, dh (K x V x HV x NC) become [B, NT, HV, K, V] with NT = NC / B: give
+%   'Batch', B when B > 1.  dt_bias (K x HV) becomes [HV*K], A_log [HV].
+%   Options as la_from_fla ('Op', 'StateVFirst', 'Batch').
+%
+%   Example:
+%     [o, S] = kda_chunk (q, k, v, g, beta);
+%     la_save ('o.npy', la_to_fla ('o', o));
+%
+%   See also: la_from_fla, la_save.
+
+function x = la_to_fla (name, y, varargin)
+  [op, svf, ~, batch] = la_fla_options (varargin);
+  [kind, perm] = la_fla_kind (name, op, svf);
+  switch (kind)
+    case 'chunkstate'
+      sz = [size(y), 1, 1, 1];
+      y = reshape (y, sz(1), sz(2), sz(3), sz(4) / batch, batch);
+      x = ipermute (y, perm);
+    case {'alog', 'vector', 'dtbias'}
+      x = y(:);
+    otherwise
+      x = ipermute (y, perm);
+  end
+end
