@@ -1,0 +1,66 @@
+% VERIFY_INTERMEDIATES  FLA's forward intermediates from this library's aux.
+%
+%   [ref, notes] = verify_intermediates (op, t, ref, aux, problem, nb)
+%
+%   Adds to ref (FLA layout) those of g_cumsum, Akk, Aqk, w, u, v_new, h
+%   that the dump t holds, converting the conventions (docs/conventions.md):
+%     g_cumsum = aux.G / log(2)   FLA keeps cumulative gates in log2
+%     Akk = (I + A_raw)^-1        aux.A = (I + A_raw)^-1 Diag(beta) carries beta
+%     Aqk, w, u, v_new, h         the same quantities (Aqk with the scale),
+%                                 rows padded to chunk_size (FLA's BT)
+%   nb: FLA's batch size B.  Backward intermediates (dh, dAqk, dAkk, dw, du,
+%   dv_new) need the backward's 'Intermediates' (issue 10 item 1): each
+%   present gets a "not checked" note.
+
+function [ref, notes] = verify_intermediates (op, t, ref, aux, problem, nb)
+  notes = {};
+  conv = {'Op', op, 'StateVFirst', problem.state_v_first, 'Batch', nb};
+  bt = problem.chunk_size;
+  if (isfield (t, 'g_cumsum'))
+    ref.g_cumsum = la_to_fla ('g_cumsum', aux.G / log (2), conv{:});
+  end
+  if (isfield (t, 'Aqk'))
+    ref.Aqk = la_to_fla ('Aqk', pad_rows (aux.Aqk, bt), conv{:});
+  end
+  if (isfield (t, 'Akk'))
+    ref.Akk = la_to_fla ('Akk', pad_rows (akk_from_araw (aux), bt), conv{:});
+  end
+  same = {'w', 'u', 'v_new', 'h'};
+  for i = 1:numel (same)
+    if (isfield (t, same{i}))
+      ref.(same{i}) = la_to_fla (same{i}, aux.(same{i}), conv{:});
+    end
+  end
+  backward = {'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
+  for i = 1:numel (backward)
+    if (isfield (t, backward{i}))
+      notes{end + 1} = sprintf (['`%s`: not checked (needs the chunked backward''s ' ...
+                                 '''Intermediates'', not in this build).'], backward{i});
+    end
+  end
+end
+
+function x = pad_rows (x, rows)
+  % aux has aux.ChunkSize rows; FLA's arrays have chunk_size (BT) columns
+  if (size (x, 1) < rows)
+    sz = size (x);
+    x = cat (1, x, zeros ([rows - sz(1), sz(2:end)]));
+  end
+end
+
+function akk = akk_from_araw (aux)
+  % FLA's Akk = (I + A_raw)^-1 per chunk, in aux's C x T x HV x B rows
+  akk = zeros (size (aux.A_raw));
+  for n = 1:size (aux.chunks, 1)
+    b = 1;
+    if (size (aux.A_raw, 4) > 1)
+      b = aux.chunks(n, 1);
+    end
+    c = aux.chunks(n, 3);
+    cols = aux.chunks(n, 2) + (0:c - 1);
+    for j = 1:size (aux.A_raw, 3)
+      araw = aux.A_raw(1:c, cols, j, b).';
+      akk(1:c, cols, j, b) = ((eye (c) + araw) \ eye (c)).';
+    end
+  end
+end
