@@ -43,11 +43,14 @@ function text = verify_report (op, rows, notes, problem, folder)
 end
 
 function heat_map (row, file)
+  if (exist ('OCTAVE_VERSION', 'builtin'))
+    warning ('off', 'Octave:gnuplot-graphics');   % headless: gnuplot is what there is
+  end
   fig = figure ('visible', 'off');
   cleanup = onCleanup (@() close (fig));
   imagesc (0:size (row.err_map, 1) - 1, 0:size (row.err_map, 2) - 1, ...
            log10 (row.err_map' + eps));
-  set (gca, 'ydir', 'normal');
+  set (gca, 'ydir', 'normal', 'ytick', 0:size (row.err_map, 2) - 1);
   colorbar ();
   xlabel ('step t (0-based)');
   ylabel ('head');

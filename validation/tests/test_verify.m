@@ -1,0 +1,136 @@
+% test_verify.m -- kda_verify / gdn_verify end to end, on dumps written by an
+% implementation independent of this library.
+%
+% validation/tests/python/kda_dump.py (Debian's python3-numpy and
+% python3-scipy) computes KDA / GDN in numpy -- the recurrence step by step
+% for o and ht, the chunk intermediates from their definitions in FLA's
+% conventions -- and writes them in FLA layout: .npy, .npz
+% (savez_compressed), .mat (scipy's savemat), .safetensors, meta.json.
+%   double  float64 throughout: every tensor must pass at 1e-10
+%   bf16    inputs and outputs stored in bfloat16, computed in float32: must
+%           pass the fixed bf16 tolerances (FLA's thresholds; loose until
+%           the low-precision emulation sets them)
+%   bug     as double with a bug planted in chunk 2 of sequence 0 (that
+%           chunk's outputs miss their intra-chunk term): must fail, on o
+%           only, naming sequence 0, chunk 2.
+
+%!function folder = dump_ (kind)
+%!  % write the dump of kind once per Octave session
+%!  persistent written;
+%!  if (isempty (written))
+%!    written = struct ();
+%!  end
+%!  if (~isfield (written, kind))
+%!    written.(kind) = tempname ();
+%!    here = fileparts (which ('test_verify'));
+%!    cmd = sprintf ('/usr/bin/python3 %s %s %s 7 2>&1', ...
+%!                   fullfile (here, 'python', 'kda_dump.py'), written.(kind), kind);
+%!    [status, out] = system (cmd);
+%!    assert (status, 0, out);
+%!  end
+%!  folder = written.(kind);
+%!endfunction
+
+%!function r = row_ (report, name)
+%!  r = report.rows(strcmp ({report.rows.name}, name));
+%!  assert (numel (r) == 1, 'no row %s', name);
+%!endfunction
+
+%!test
+%! % a correct float64 dump passes: outputs and every forward intermediate
+%! [ok, report] = kda_verify (dump_ ('double'));
+%! assert (ok);
+%! names = {report.rows.name};
+%! assert (all (ismember ({'o', 'ht', 'g_cumsum', 'Akk', 'Aqk', 'w', 'u', 'v_new', 'h'}, names)));
+%! assert (max ([report.rows.ratio]) < 1e-13);
+%! assert (exist (report.file, 'file') == 2);
+%! assert (~isempty (strfind (fileread (report.file), '# kda_verify: PASS')));
+
+%!test
+%! % bfloat16 storage: passes the bf16 tolerance, with an error bf16 explains
+%! [ok, report] = kda_verify (dump_ ('bf16'));
+%! assert (ok);
+%! o = row_ (report, 'o');
+%! assert (o.tol, 0.005);
+%! assert (o.ratio > 1e-4 && o.ratio < 0.005);   % really rounded, not exact
+%! assert (row_ (report, 'ht').pass);
+
+%!test
+%! % a planted bug in chunk 2 of sequence 0: fails on o there, nothing else
+%! folder = dump_ ('bug');
+%! [ok, report] = kda_verify (folder);
+%! assert (~ok);
+%! o = row_ (report, 'o');
+%! assert (~o.pass);
+%! assert (~isempty (strfind (o.where, 'sequence 0, chunk 2, step 0 of the chunk')), o.where);
+%! assert (all ([report.rows(~strcmp ({report.rows.name}, 'o')).pass]));
+%! assert (exist (fullfile (folder, 'verify_o.png'), 'file') == 2);
+%! assert (~isempty (strfind (fileread (report.file), 'first divergence')));
+
+%!test
+%! % GDN: a scalar gate per step
+%! [ok, report] = gdn_verify (dump_ ('gdn'));
+%! assert (ok);
+%! assert (any (strcmp ({report.rows.name}, 'g_cumsum')));
+
+%!test
+%! % the CI form: the exit status is the verdict
+%! cmd = @(f) sprintf ('%s --no-gui --no-window-system --quiet --norc --eval "addpath (''%s''); exit (~kda_verify (''%s''))" >/dev/null 2>&1', ...
+%!                     fullfile (OCTAVE_HOME, 'bin', 'octave'), fileparts (which ('kda_verify')), f);
+%! assert (system (cmd (dump_ ('double'))), 0);
+%! assert (system (cmd (dump_ ('bug'))), 1);
+
+%!test
+%! % a struct dump; unknown meta keys are an error, not ignored
+%! s = la_load (fullfile (dump_ ('double'), 'q.npy'));
+%! for name = {'k', 'v', 'g', 'beta', 'o'}
+%!   t = la_load (fullfile (dump_ ('double'), [name{1} '.npy']));
+%!   s.(name{1}) = t.(name{1});
+%! end
+%! t = la_load (fullfile (dump_ ('double'), 'state.mat'));
+%! s.h0 = t.h0;
+%! s.meta = struct ('chunk_size', 16, 'dtype', 'float64', 'scale', 8 ^ -0.5);
+%! [ok, report] = kda_verify (s);
+%! assert (ok);  assert (isempty (report.file));
+%! s.meta.chunksize = 16;
+%! try
+%!   kda_verify (s);
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'kda:badOption');
+%!   assert (~isempty (strfind (err.message, 'chunksize')));
+%! end
+
+%!test
+%! % tensors of the dump that are not checked are named, with the reason
+%! s = struct ('q', randn (1, 8, 1, 4), 'k', randn (1, 8, 1, 4), 'v', randn (1, 8, 1, 3), ...
+%!             'g', -rand (1, 8, 1, 4), 'beta', rand (1, 8, 1), 'dh', zeros (1, 1, 1, 4, 3), ...
+%!             'qg', zeros (1, 8, 1, 4));
+%! [o, S] = kda_chunk (la_from_fla ('q', s.q), la_from_fla ('k', s.k), la_from_fla ('v', s.v), ...
+%!                     la_from_fla ('g', s.g), la_from_fla ('beta', s.beta));
+%! s.o = la_to_fla ('o', o);
+%! s.meta = struct ('dtype', 'float64');
+%! [ok, report] = kda_verify (s);
+%! assert (ok);
+%! notes = strjoin (report.notes, ' ');
+%! assert (~isempty (strfind (notes, '`dh`: not checked')));
+%! assert (~isempty (strfind (notes, '`qg`: not checked')));
+
+%!error id=kda:nargin kda_verify ()
+
+%!test
+%! % state_v_first: FLA's [N, HV, V, K] states are this library's 'VK' states
+%! K = 4; V = 3; T = 8;
+%! q = randn (K, T); k = randn (K, T); v = randn (V, T); g = -rand (K, T); beta = rand (T, 1);
+%! h0 = randn (V, K);
+%! [o, S] = kda_chunk (q, k, v, g, beta, 'InitialState', h0, 'StateLayout', 'VK');
+%! s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), 'v', la_to_fla ('v', v), ...
+%!             'g', la_to_fla ('g', g), 'beta', la_to_fla ('beta', beta), 'o', la_to_fla ('o', o));
+%! s.h0 = reshape (h0, [1 1 V K]);         % FLA [N, HV, V, K]: h0[0, 0, v, k]
+%! s.ht = reshape (S, [1 1 V K]);
+%! assert (isequal (la_to_fla ('ht', S.', 'StateVFirst', true), s.ht));   % from K x V
+%! s.meta = struct ('dtype', 'float64', 'state_v_first', true);
+%! assert (kda_verify (s));
+%! s.meta.state_v_first = false;
+%! [ok, report] = kda_verify (s);
+%! assert (~ok);
