@@ -120,7 +120,7 @@
 
 %!test
 %! % state_v_first: FLA's [N, HV, V, K] states are this library's 'VK' states
-%! K = 4; V = 3; T = 8;
+%! K = 4; V = 4; T = 8;     % K = V: a wrong state layout fits the sizes, only values tell
 %! q = randn (K, T); k = randn (K, T); v = randn (V, T); g = -rand (K, T); beta = rand (T, 1);
 %! h0 = randn (V, K);
 %! [o, S] = kda_chunk (q, k, v, g, beta, 'InitialState', h0, 'StateLayout', 'VK');
@@ -134,3 +134,29 @@
 %! s.meta.state_v_first = false;
 %! [ok, report] = kda_verify (s);
 %! assert (~ok);
+
+%!test
+%! % gradients: the layout of every backward tensor (GVA, B = 2, h0, dht)
+%! K = 5; V = 4; T = 21; H = 1; HV = 2; B = 2;
+%! q = randn (K, T, H, B); k = randn (K, T, H, B); v = randn (V, T, HV, B);
+%! g = -rand (K, T, HV, B); beta = rand (T, HV, B); h0 = randn (K, V, HV, B);
+%! dout = randn (V, T, HV, B); dht = randn (K, V, HV, B);
+%! opt = {'ChunkSize', 8, 'InitialState', h0};
+%! [o, S] = kda_chunk (q, k, v, g, beta, opt{:});
+%! [dq, dk, dv, dg, db, dh0] = kda_chunk_bwd (q, k, v, g, beta, dout, dht, opt{:});
+%! names = {'q', 'k', 'v', 'g', 'beta', 'h0', 'o', 'ht', 'do', 'dht', 'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0'};
+%! vals = {q, k, v, g, beta, h0, o, S, dout, dht, dq, dk, dv, dg, db, dh0};
+%! s = struct ();
+%! for i = 1:numel (names)
+%!   s.(names{i}) = la_to_fla (names{i}, vals{i});
+%! end
+%! s.meta = struct ('dtype', 'float64', 'chunk_size', 8);
+%! [ok, report] = kda_verify (s);
+%! assert (ok);
+%! assert (numel (report.rows), 8);      % o ht dq dk dv dg dbeta dh0
+%! s.dg(2, 13, 1, 3) = s.dg(2, 13, 1, 3) + 1;
+%! [ok, report] = kda_verify (s);
+%! assert (~ok);
+%! r = row_ (report, 'dg');
+%! assert (~r.pass);
+%! assert (~isempty (strfind (r.where, 'sequence 1, chunk 1, step 4 of the chunk')), r.where);
