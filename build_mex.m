@@ -75,6 +75,8 @@ function build_octave (src, out, omp, verbose)
   setenv ('LDFLAGS', old{2});
   if (status ~= 0)
     error ('build_mex:failed', 'mkoctfile failed:\n%s', output);
+  elseif (verbose)
+    fprintf ('%s\n', output);
   end
 end
 

@@ -72,7 +72,8 @@
 %     K = 16; V = 32; T = 100; HV = 2;
 %     q = randn (K, T); k = randn (K, T); v = randn (V, T, HV);
 %     g = randn (T, HV); beta = randn (T, HV);     % raw gates and logits
-%     opts = {'GateInKernel', true, 'ALog', log ([0.5; 2]), 'BetaSigmoid', true};
+%     a = log ([0.5; 2]);                        % ALog, one per value head
+%     opts = {'GateInKernel', true, 'ALog', a, 'BetaSigmoid', true};
 %     [o, S] = gdn_chunk (q, k, v, g, beta, opts{:});
 %     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
 %         gdn_chunk_bwd (q, k, v, g, beta, ones (size (o)), [], opts{:});
