@@ -9,16 +9,20 @@
 %!endfunction
 
 %!function run_example (code, where)
-%!  % code in a workspace of its own, its printout swallowed, from the root
+%!  % code in a workspace of its own, its printout swallowed, from the root;
+%!  % the path and the folder are restored (README adds the relative 'octave')
 %!  here = pwd ();
+%!  saved_path = path ();
 %!  cd (repo_root ());
 %!  try
 %!    evalc (code);
-%!    cd (here);
+%!    failure = '';
 %!  catch err
-%!    cd (here);
-%!    error ('%s: the example fails: %s', where, err.message);
+%!    failure = err.message;
 %!  end
+%!  path (saved_path);
+%!  cd (here);
+%!  assert (isempty (failure), '%s: the example fails: %s', where, failure);
 %!endfunction
 
 %!function code = help_example (name)
