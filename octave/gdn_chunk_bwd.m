@@ -1,120 +1,89 @@
-%  [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
-%        gdn_chunk_bwd (q, k, v, g, beta, dout, dS)
-%  [...] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, Name, Value, ...)
+% gdn_chunk_bwd  Gated DeltaNet, gradients of the chunked form.
 %
-%  Gradients of Gated DeltaNet (the backward of gdn_chunk), computed
-%  chunk by chunk.  For a scalar loss L of the outputs [o, S] of
-%      [o, S] = gdn_chunk (q, k, v, g, beta, Name, Value, ...)
-%  and the gradients dout = dL/do and dS = dL/dS (final state; [] means
-%  zero), it returns the gradient of L with respect to every input.  (The
-%  SPEC calls dout "do"; do is a keyword in Octave.)  Same function,
-%  arguments and results as gdn_recurrent_bwd.
+%     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
+%         gdn_chunk_bwd (q, k, v, g, beta, dout, dS)
+%     [...] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, Name, Value, ...)
 %
-%  The forward, per sequence and value head, t = 1..T (see gdn_chunk):
-%      S'_t = exp (g_t) * S_{t-1}              (g_t a scalar per step)
-%      S_t  = S'_t + beta_t * k_t * (v_t - S'_t' * k_t)'
-%      o_t  = S_t' * (scale * q_t)
+%   Given the inputs of [o, S] = gdn_chunk (q, k, v, g, beta, ...) and
+%   the gradients dout = dL/do and dS = dL/dS of a scalar loss L, returns
+%   the gradient of L with respect to every input, chunk by chunk: a
+%   forward sweep keeps the state entering each chunk and the chunk's M,
+%   A, w and v_new, a reverse sweep back-propagates through them
+%   (docs/chunk_backward.md, also for the memory).  Equals
+%   gdn_recurrent_bwd to rounding.  Pass the options of the forward call.
 %
-%  The chunked backward.  For each (sequence, value head):
-%   1. a forward sweep over all chunks forms, from the state h entering
-%      each chunk, the pieces of the chunked forward that the state update
-%      needs (cumulative gate G, M, A_raw = Diag (beta) M,
-%      A = (I + A_raw) \ Diag (beta), w, u, v_new = u - w h) and the next
-%      state, and keeps per chunk h (K x V), M and A (C x C), w (K x C) and
-%      v_new (V x C); no per-step state;
-%   2. a reverse sweep, chunk after chunk, recomputes only the decays, the
-%      gated q, k and Aqk (A_raw again from the kept M) and, with the
-%      kept blocks, back-propagates dO and the incoming state gradient dh
-%      through
-%        O      = scale (exp (G) .* Q) h + Aqk v_new
-%        h_next = exp (G_c) h + (exp (G_c - G) .* K)' v_new
-%        v_new  = u - w h,   w = A (exp (G) .* K),   u = A V,
-%      through the triangular solve, the gated products A_raw and Aqk
-%      (with the same overflow-free decay factors as the forward), and the
-%      cumulative gate (each term added to exactly the steps whose gates
-%      it depends on, so nothing cancels even for gates of -30); the
-%      state gradient passed to the previous chunk is
-%        dh_prev = scale (exp (G) .* Q)' dO + exp (G_c) dh - w' dv_new;
-%   3. the gradients are chained through the in-kernel transforms
-%      (UseQKL2Norm, GateInKernel, BetaSigmoid), and dq, dk are summed over
-%      the value heads of each GVA group.
-%  Memory: ceil (T/C) (K V + 2 C^2 + C (K + V)) kept numbers and a
-%  workspace of O(K V + C (K + V) + C^2) per (sequence, value head) in
-%  progress, i.e. O(T/C K V + T (2 C + K + V)).
+%   Arguments (trailing singleton dimensions may be dropped):
+%     q, k   K x T x H x B    queries, keys: H heads, B sequences
+%     v      V x T x HV x B   values: HV heads, a multiple of H (value head
+%                             j reads query/key head floor ((j-1)/(HV/H))+1)
+%     g      T x HV x B       gates in log space, one per step and head (<= 0
+%                             for a decay; raw with 'GateInKernel')
+%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid')
+%     dout   V x T x HV x B   dL/do, the gradient of o
+%     dS     K x V x HV x N   dL/dS, the gradient of the final state (V x K
+%                             x HV x N with 'StateLayout', 'VK'); [] = zero
+%   q, k, v, g, beta and dout are all single or all double; the work and
+%   every output are in that class.
 %
-%  Guarantee: the gradients equal those of gdn_recurrent_bwd to rounding
-%  for every chunk size and every T (ratio = rms (ref - x) / rms (ref)
-%  <= 1e-10 in double, <= 1e-4 in single), and agree with central finite
-%  differences of the forward.
+%   Options (Name, Value pairs; names case-insensitive; name, default,
+%   meaning):
+%     Scale           1/sqrt(K)  the factor of q: o_t = S_t' (Scale q_t);
+%                                finite and > 0
+%     InitialState    zeros      S_0, K x V x HV x N (V x K x HV x N with
+%                                'VK'); single or double
+%     CuSeqlens       none       [0, t1, ..., T]: splits a batch of one into N
+%                                independent sequences
+%     ChunkSize       64         chunk size (chunked), checkpoint interval
+%                                (recurrent backward); no effect in the
+%                                recurrent forward
+%     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
+%                                first
+%     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
+%                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
+%                                DtBias))
+%     ALog            none       HV values: the log decay rate of
+%                                'GateInKernel'
+%     DtBias          zeros      K x HV (KDA) or HV (GDN): the bias of
+%                                'GateInKernel'
+%     LowerBound      none       lb < 0: 'GateInKernel' uses lb sigmoid(...)
+%                                instead of the softplus form
+%     BetaSigmoid     false      beta is a logit: beta_t = sigmoid(beta)
+%     AllowNegEigval  false      with 'BetaSigmoid': beta_t = 2 sigmoid(beta),
+%                                in (0, 2)
+%     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
+%                                dS0) are K x V or V x K per head
 %
-%  Arguments: q, k, v, g, beta, and every Name, Value option, exactly as
-%  passed to gdn_chunk (shapes: q, k K x T x H x B; v V x T x HV x B;
-%  g, beta T x HV x B, any arrays of T*HV*B elements), and
-%      dout      V x T x HV x B    dL/do (the size of v)
-%      dS        K x V x HV x N    dL/dS for the final state (V x K x HV x N
-%                                  with 'StateLayout', 'VK'), or [] (zero)
-%  Results (each the shape of its input, in the class of the data):
-%      dq, dk    K x T x H x B     gradients of the raw q, k (through the
-%                                  L2 norm with UseQKL2Norm; summed over
-%                                  each GVA group)
-%      dv        V x T x HV x B
-%      dg        shape of g        with respect to the raw g with GateInKernel
-%      dbeta     shape of beta     with respect to the logit with BetaSigmoid
-%      dS0       shape of InitialState, or K x V x HV x N (V x K x HV x N
-%                with 'VK') when it was not given: dL/dS_0
-%      dALog     shape of ALog, [] unless GateInKernel
-%      dDtBias   shape of DtBias (HV x 1 when DtBias was not given), []
-%                unless GateInKernel
+%   Outputs (each the shape of its input, in the working class):
+%     dq, dk, dv, dg, dbeta   the gradients of the inputs as given (of the
+%                             raw g with 'GateInKernel', of the logit with
+%                             'BetaSigmoid'); dq, dk summed over each group
+%                             of value heads that read the head
+%     dS0                     dL/dS_0: the shape of InitialState, or of S
+%                             when no InitialState is given
+%     dALog, dDtBias          the gradients of ALog and DtBias with
+%                             'GateInKernel' (dDtBias the shape of DtBias,
+%                             or its default's), else []
 %
-%  Options (names case-insensitive; the same meaning and defaults as in
-%  gdn_chunk):
-%    'ChunkSize'       C, a positive integer, default 64: the chunk length
-%                      of the backward (the result does not depend on it
-%                      beyond rounding).
-%    'Scale'           finite, > 0; default 1 / sqrt (K).
-%    'InitialState'    S_0 (K x V x HV x N, or V x K x HV x N with 'VK');
-%                      default zeros.
-%    'CuSeqlens'       [0, t1, ..., T] (B = 1): independent sequences.
-%    'UseQKL2Norm'     q, k divided by their L2 norm over K; default false.
-%    'GateInKernel'    gate = -exp (ALog(j)) softplus (g + DtBias(j)), or
-%                      lb sigmoid (exp (ALog(j)) (g + DtBias(j))) with
-%                      'LowerBound' lb < 0; default false.
-%    'ALog'            HV values (required with GateInKernel).
-%    'DtBias'          HV values; default zeros.
-%    'LowerBound'      finite, < 0; default: not given (softplus form).
-%    'BetaSigmoid'     beta is a logit, beta used = sigmoid (beta);
-%                      default false.
-%    'AllowNegEigval'  with BetaSigmoid: beta used = 2 sigmoid (beta);
-%                      default false.
-%    'StateLayout'     'KV' (default) or 'VK' for InitialState, dS, dS0.
-%  'Intermediates' is not accepted (gdn:badOption).
+%   Errors carry the identifiers gdn:nargin, gdn:nargout, gdn:badClass,
+%   gdn:badShape, gdn:badOption, gdn:badCuSeqlens and gdn:outOfMemory; the
+%   rules, the shapes and the classes in full: docs/api.md.
 %
-%  Precision: q, k, v, g, beta, dout must be all single or all double; the
-%  work and the results are in that class.  InitialState, dS, ALog, DtBias
-%  may be single or double.
+%   Example:
+%     K = 16; V = 32; T = 100; HV = 2;
+%     q = randn (K, T); k = randn (K, T); v = randn (V, T, HV);
+%     g = randn (T, HV); beta = randn (T, HV);     % raw gates and logits
+%     a = log ([0.5; 2]);                        % ALog, one per value head
+%     opts = {'GateInKernel', true, 'ALog', a, 'BetaSigmoid', true};
+%     [o, S] = gdn_chunk (q, k, v, g, beta, opts{:});
+%     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
+%         gdn_chunk_bwd (q, k, v, g, beta, ones (size (o)), [], opts{:});
+%     size (dALog), size (dDtBias)              % 2 x 1 each
 %
-%  Errors: as gdn_chunk (gdn:nargin, gdn:nargout, gdn:badClass,
-%  gdn:badShape -- also for dout and dS --, gdn:badOption,
-%  gdn:badCuSeqlens, gdn:outOfMemory), each message naming the argument,
-%  the size it got and the size it needs.
-%
-%  Example (a directional derivative against central differences):
-%      K = 16; V = 32; T = 100;
-%      q = randn (K, T);  k = randn (K, T);  k = k ./ sqrt (sum (k .^ 2));
-%      v = randn (V, T);  g = -rand (T, 1);  beta = rand (T, 1);
-%      [o, S] = gdn_chunk (q, k, v, g, beta);
-%      dout = randn (size (o));  dS = randn (size (S));
-%      [dq, dk, dv, dg] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS);
-%      L = @(o, S) dout(:)' * o(:) + dS(:)' * S(:);
-%      e = 1e-6;  d = randn (size (g));
-%      [o1, S1] = gdn_chunk (q, k, v, g + e * d, beta);
-%      [o2, S2] = gdn_chunk (q, k, v, g - e * d, beta);
-%      [(L (o1, S1) - L (o2, S2)) / (2 * e), dg(:)' * d(:)]   % agree
-%
-%  See also: gdn_chunk, gdn_recurrent_bwd, gdn_recurrent, kda_chunk_bwd.
+%   See also: gdn_chunk, gdn_recurrent_bwd, kda_chunk_bwd, kdagdn
+
 function varargout = gdn_chunk_bwd (varargin)
   [varargout{1:max (nargout, 1)}] = la_mex ('gdn_chunk_bwd', varargin{:});
-endfunction
+end
 
 %!shared q, k, v, g, beta, dout, dS
 %! q = randn (4, 6, 2);  k = randn (4, 6, 2);  v = randn (3, 6, 2);
@@ -122,76 +91,27 @@ endfunction
 %! dout = randn (3, 6, 2);  dS = randn (4, 3, 2);
 
 %!test
-%! % the same gradients as the recurrent backward; dS = [] is dS = 0
+%! % the recurrent backward's gradients, also through the transforms
+%! opts = {'GateInKernel', true, 'ALog', [0.3 -0.2], 'DtBias', [0.1 0], ...
+%!         'BetaSigmoid', true, 'UseQKL2Norm', true};
 %! X = cell (1, 8);  Y = X;
-%! [X{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4);
-%! [Y{:}] = gdn_recurrent_bwd (q, k, v, g, beta, dout, dS);
-%! for i = 1:6
+%! [X{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4, opts{:});
+%! [Y{:}] = gdn_recurrent_bwd (q, k, v, g, beta, dout, dS, opts{:});
+%! for i = 1:8
 %!   assert (X{i}, Y{i}, 1e-12 * max (abs (Y{i}(:))));
 %! end
-%! assert (isempty (X{7}) && isempty (X{8}));
-%! [X{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, [], 'ChunkSize', 4);
-%! [Y{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, zeros (4, 3, 2), 'ChunkSize', 4);
-%! assert (X, Y);
 
-% argument count: the backward needs 7 (q, k, v, g, beta, do, dS)
-%!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta, dout)
-%!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta)
-%!error id=gdn:nargin gdn_chunk_bwd ()
-%!error <at least 7> gdn_chunk_bwd (q, k, v, g, beta, dout)
-%!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize')
-%!error id=gdn:nargout [a, b, c, d, e, f, g2, h, i] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS)
-
-% do: the size and class of v
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout(1:2, :, :), dS)
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout(:, :, 1), dS)
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, [], dS)
-%!error <do must be the size of v> gdn_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, single (dout), dS)
-%!error id=gdn:badClass gdn_chunk_bwd (single (q), single (k), single (v), single (g), single (beta), dout, dS)
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, complex (dout), dS)
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, int32 (dout), dS)
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, sparse (dout(:, :, 1)), dS)
-
-% dS: [] or the size of the state (K x V x HV x N; V x K x HV x N with 'VK'), float, real
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, dS(:, :, 1))
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, permute (dS, [2 1 3]))
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'StateLayout', 'VK')
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, cat (4, dS, dS))
-%!error id=gdn:badShape gdn_chunk_bwd (q, k, v, g, beta, dout, 0)
-%!error <dS must be> gdn_chunk_bwd (q, k, v, g, beta, dout, dS(:, :, 1))
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, complex (dS))
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, int32 (dS))
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, logical (dS))
-%!error id=gdn:badClass gdn_chunk_bwd (q, k, v, g, beta, dout, 'abc')
-%!error <dS> gdn_chunk_bwd (q, k, v, g, beta, dout, int32 (dS))
-
-% options
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 0)
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 2.5)
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', -1)
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', Inf)
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', [])
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Foo', 1)
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 3, 1)
 %!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', false)
-%!error <Intermediates> gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'GateInKernel', true)
+%!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta, dout)
 
-%!test
-%! % the example of the help text, with its "agree" asserted (last: it
-%! % overwrites the shared variables)
-%! K = 16; V = 32; T = 100;
-%! q = randn (K, T);  k = randn (K, T);  k = k ./ sqrt (sum (k .^ 2));
-%! v = randn (V, T);  g = -rand (T, 1);  beta = rand (T, 1);
-%! [o, S] = gdn_chunk (q, k, v, g, beta);
-%! dout = randn (size (o));  dS = randn (size (S));
-%! [dq, dk, dv, dg] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS);
-%! L = @(o, S) dout(:)' * o(:) + dS(:)' * S(:);
-%! e = 1e-6;  d = randn (size (g));
-%! [o1, S1] = gdn_chunk (q, k, v, g + e * d, beta);
-%! [o2, S2] = gdn_chunk (q, k, v, g - e * d, beta);
-%! fd = (L (o1, S1) - L (o2, S2)) / (2 * e);
-%! assert (abs (fd - dg(:)' * d(:)) <= 1e-6 * abs (fd));
+%!demo
+%! % dALog against central differences: the gate's decay rate learns too
+%! K = 8; V = 8; T = 64;
+%! q = randn (K, T); k = randn (K, T); v = randn (V, T); g = randn (T, 1);
+%! beta = rand (T, 1); a = log (0.7); dout = randn (V, T);
+%! run = @(a) gdn_chunk (q, k, v, g, beta, 'GateInKernel', true, 'ALog', a);
+%! [~, ~, ~, ~, ~, ~, dALog] = gdn_chunk_bwd (q, k, v, g, beta, dout, [], ...
+%!                                            'GateInKernel', true, 'ALog', a);
+%! e = 1e-6; op = run (a + e); om = run (a - e);
+%! fprintf ('dALog: backward %.8f, central differences %.8f\n', dALog, ...
+%!          dout(:)' * (op(:) - om(:)) / (2 * e));

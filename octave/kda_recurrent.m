@@ -1,220 +1,104 @@
-% KDA_RECURRENT  Kimi Delta Attention (KDA), computed step by step.
+% kda_recurrent  Kimi Delta Attention, recurrent form.
 %
-%   [o, S] = kda_recurrent (q, k, v, g, beta)
-%   [o, S] = kda_recurrent (q, k, v, g, beta, Name, Value, ...)
+%     [o, S] = kda_recurrent (q, k, v, g, beta)
+%     [o, S] = kda_recurrent (q, k, v, g, beta, Name, Value, ...)
 %
-%   For every sequence and every value head, with the columns q_t, k_t
-%   (K x 1), v_t (V x 1), the per-channel gate g_t (K x 1, log space) and
-%   the scalar beta_t, starting from the state S_0 (K x V; zeros unless
-%   'InitialState' is given), for t = 1, ..., T:
-%
-%       S'_t = diag (exp (g_t)) * S_{t-1}              (decay, row by row)
-%       S_t  = S'_t + beta_t * k_t * (v_t - S'_t' * k_t)'   (delta rule)
-%       o_t  = S_t' * (scale * q_t)
-%
-%   The result is that of the chunked kda_chunk to rounding; this form is
-%   the reference of the library (one step at a time, no blocking).
+%   For every sequence and value head, from the state S_0 (K x V;
+%   'InitialState', else zeros), for t = 1, ..., T:
+%       S'_t = Diag (exp (g_t)) * S_{t-1}            (decay, per channel)
+%       S_t  = S'_t + beta_t * k_t * (v_t - S'_t' * k_t)'    (delta rule)
+%       o_t  = S_t' * (Scale * q_t)
+%   one step at a time: the reference form of the library.  kda_chunk
+%   computes the same to rounding, faster for long sequences.
 %
 %   Arguments (trailing singleton dimensions may be dropped):
-%     q, k   K x T x H x B    queries and keys: H heads, B sequences
-%     v      V x T x HV x B   values: HV value heads, HV a multiple of H
-%     g      K x T x HV x B   gates in log space (usually <= 0)
-%     beta   T x HV x B       step sizes of the delta rule (any array with
-%                             T*HV*B elements, read in that order)
-%   So q(:, :, h, b) is the K x T matrix whose columns are the q_t.  Value
-%   head j reads query/key head floor ((j-1) / (HV/H)) + 1 (grouped value
-%   attention, GVA).
+%     q, k   K x T x H x B    queries, keys: H heads, B sequences
+%     v      V x T x HV x B   values: HV heads, a multiple of H (value head
+%                             j reads query/key head floor ((j-1)/(HV/H))+1)
+%     g      K x T x HV x B   gates in log space, one per channel (<= 0
+%                             for a decay; raw with 'GateInKernel')
+%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid')
+%   q, k, v, g and beta are all single or all double; the work and every
+%   output are in that class.
+%
+%   Options (Name, Value pairs; names case-insensitive; name, default,
+%   meaning):
+%     Scale           1/sqrt(K)  the factor of q: o_t = S_t' (Scale q_t);
+%                                finite and > 0
+%     InitialState    zeros      S_0, K x V x HV x N (V x K x HV x N with
+%                                'VK'); single or double
+%     CuSeqlens       none       [0, t1, ..., T]: splits a batch of one into N
+%                                independent sequences
+%     ChunkSize       64         chunk size (chunked), checkpoint interval
+%                                (recurrent backward); no effect in the
+%                                recurrent forward
+%     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
+%                                first
+%     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
+%                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
+%                                DtBias))
+%     ALog            none       HV values: the log decay rate of
+%                                'GateInKernel'
+%     DtBias          zeros      K x HV (KDA) or HV (GDN): the bias of
+%                                'GateInKernel'
+%     LowerBound      none       lb < 0: 'GateInKernel' uses lb sigmoid(...)
+%                                instead of the softplus form
+%     BetaSigmoid     false      beta is a logit: beta_t = sigmoid(beta)
+%     AllowNegEigval  false      with 'BetaSigmoid': beta_t = 2 sigmoid(beta),
+%                                in (0, 2)
+%     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
+%                                dS0) are K x V or V x K per head
 %
 %   Outputs:
 %     o      V x T x HV x B   the outputs o_t
 %     S      K x V x HV x N   the final states S_T (V x K x HV x N with
 %                             'StateLayout', 'VK'); N = B, or the number of
-%                             sequences given by 'CuSeqlens'
+%                             CuSeqlens sequences
 %
-%   Options (Name, Value; names are case-insensitive; [] means "not given"):
-%     'Scale'          1/sqrt(K)  the factor of q; finite and > 0
-%     'InitialState'   zeros      S_0, K x V x HV x N (V x K x HV x N with
-%                                 'VK'); single or double
-%     'CuSeqlens'      none       [0, t1, ..., T]: N+1 strictly increasing
-%                                 integers; splits the batch of one (B = 1)
-%                                 into N independent sequences, steps
-%                                 t_(n-1)+1 ... t_n, each with its own
-%                                 initial and final state
-%     'UseQKL2Norm'    false      divide every q_t and k_t by its 2-norm first
-%                                 (exactly x / norm (x), no epsilon; an
-%                                 all-zero column stays zero)
-%     'GateInKernel'   false      g is a raw gate; the gate used is
-%                                   -exp (ALog(j)) * softplus (g + DtBias(:, j))
-%                                 or, with 'LowerBound' lb,
-%                                   lb * sigmoid (exp (ALog(j)) * (g + DtBias(:, j)))
-%                                 (softplus and sigmoid without overflow)
-%     'ALog'           none       HV values; required by 'GateInKernel'
-%     'DtBias'         zeros      K x HV
-%     'LowerBound'     none       lb, finite and < 0 (see 'GateInKernel')
-%     'BetaSigmoid'    false      beta is a logit: beta_t = sigmoid (beta)
-%     'AllowNegEigval' false      with 'BetaSigmoid': beta_t = 2 sigmoid (beta),
-%                                 so I - beta_t k_t k_t' may have negative
-%                                 eigenvalues; without 'BetaSigmoid' it has
-%                                 no effect
-%     'StateLayout'    'KV'       'VK': InitialState and S are V x K x HV x N
-%     'ChunkSize'      64         accepted for symmetry with kda_chunk; no
-%                                 effect here (any positive integer)
-%   'ALog', 'DtBias' and 'LowerBound' are ignored without 'GateInKernel'.
-%   Flags accept true/false or numbers (nonzero = true).
-%
-%   Precision: q, k, v, g and beta must be all single or all double; the
-%   work and both outputs are in that class.  InitialState, ALog and DtBias
-%   may be single or double either way (converted).  NaN and Inf in the data
-%   propagate to the outputs they reach.
-%
-%   Errors: every bad call raises an error whose message names the
-%   argument, the size or class it got and what it needs, with identifier
-%     kda:nargin        fewer than 5 arguments, options not in pairs
-%     kda:nargout       more than 2 outputs
-%     kda:badClass      not single/double (int, char, logical, cell, ...),
-%                       complex, sparse, or single and double mixed
-%     kda:badShape      sizes that do not fit together, HV not a multiple
-%                       of H, wrong InitialState / ALog / DtBias size
-%     kda:badOption     unknown name, bad value (Scale, ChunkSize,
-%                       LowerBound, StateLayout, flags), GateInKernel
-%                       without ALog, 'Intermediates' (kda_chunk only)
-%     kda:badCuSeqlens  CuSeqlens not [0 ... T] strictly increasing
-%                       integers, or B > 1
-%     kda:outOfMemory   the work space could not be allocated
+%   Errors carry the identifiers kda:nargin, kda:nargout, kda:badClass,
+%   kda:badShape, kda:badOption, kda:badCuSeqlens and kda:outOfMemory; the
+%   rules, the shapes and the classes in full: docs/api.md.
 %
 %   Example:
 %     K = 16; V = 32; T = 100; H = 2;
 %     q = randn (K, T, H); k = randn (K, T, H); v = randn (V, T, H);
 %     g = -rand (K, T, H); beta = rand (T, H);
 %     [o, S] = kda_recurrent (q, k, v, g, beta, 'UseQKL2Norm', true);
-%     size (o)                          % 32 x 100 x 2
-%     size (S)                          % 16 x 32 x 2
-%     % continue the same sequences with 50 more steps:
+%     % 50 more steps of the same sequences, from the final state:
 %     [o2, S2] = kda_recurrent (q(:, 1:50, :), k(:, 1:50, :), v(:, 1:50, :), ...
 %                               g(:, 1:50, :), beta(1:50, :), ...
 %                               'UseQKL2Norm', true, 'InitialState', S);
 %
-%   See also: kda_recurrent_bwd, kda_chunk, gdn_recurrent.
+%   See also: kda_recurrent_bwd, kda_chunk, gdn_recurrent, kdagdn
 
 function varargout = kda_recurrent (varargin)
-  [varargout{1:max(nargout, 1)}] = la_mex ('kda_recurrent', varargin{:});
+  [varargout{1:max (nargout, 1)}] = la_mex ('kda_recurrent', varargin{:});
 end
 
-% ---- argument errors (each with its identifier) ---------------------------
 %!shared q, k, v, g, b, S0
 %! q = randn (4, 5, 1, 2);  k = randn (4, 5, 1, 2);  v = randn (3, 5, 2, 2);
 %! g = -rand (4, 5, 2, 2);  b = rand (5, 2, 2);      S0 = zeros (4, 3, 2, 2);
 
-% the test data itself is fine
 %!test
-%! [o, S] = kda_recurrent (q, k, v, g, b, 'InitialState', S0);
+%! % one step by hand
+%! q1 = [1; 2]; k1 = [0.6; 0.8]; v1 = [1; -1; 2]; g1 = [-0.5; -0.1]; b1 = 0.3;
+%! S1 = [1 2 3; 4 5 6];
+%! Sp = diag (exp (g1)) * S1;
+%! S2 = Sp + b1 * k1 * (v1 - Sp' * k1)';
+%! [o, S] = kda_recurrent (q1, k1, v1, g1, b1, 'InitialState', S1, 'Scale', 0.5);
+%! assert (S, S2, 1e-14);
+%! assert (o, S2' * (0.5 * q1), 1e-14);
+
+%!test
+%! % the class of the data is the working class; InitialState is converted
+%! [o, S] = kda_recurrent (single (q), single (k), single (v), single (g), single (b));
+%! assert ({class(o), class(S)}, {'single', 'single'});
+%! [o, S] = kda_recurrent (q, k, v, g, b, 'InitialState', single (S0));
+%! assert ({class(o), class(S)}, {'double', 'double'});
 %! assert (size (o), [3 5 2 2]);
-%! assert (size (S), [4 3 2 2]);
 
-% wrong count
-%!error id=kda:nargin kda_recurrent ()
-%!error id=kda:nargin kda_recurrent (q, k, v, g)
-%!error id=kda:nargin kda_recurrent (q, k, v, g, b, 'Scale')
-%!error id=kda:nargin kda_recurrent (q, k, v, g, b, 'Scale', 1, 'ChunkSize')
-%!error id=kda:nargout [o, S, x] = kda_recurrent (q, k, v, g, b)
-
-% not a float array
-%!error id=kda:badClass kda_recurrent (int32 (q), k, v, g, b)
-%!error id=kda:badClass kda_recurrent (q, int8 (k), v, g, b)
-%!error id=kda:badClass kda_recurrent (q, k, uint16 (v), g, b)
-%!error id=kda:badClass kda_recurrent (q, k, v, int32 (g), b)
-%!error id=kda:badClass kda_recurrent (q, k, v, g, int32 (b))
-%!error id=kda:badClass kda_recurrent ('abcd', k, v, g, b)
-%!error id=kda:badClass kda_recurrent (q, k, v, g, b > 0.5)
-%!error id=kda:badClass kda_recurrent ({q}, k, v, g, b)
-%!error id=kda:badClass kda_recurrent (q, k, v, struct ('g', g), b)
-% complex, sparse
-%!error id=kda:badClass kda_recurrent (complex (q), k, v, g, b)
-%!error id=kda:badClass kda_recurrent (q, k, v, g, b + 1i)
-%!error id=kda:badClass kda_recurrent (sparse (q(:, :, 1, 1)), k(:, :, 1, 1), v(:, :, 1, 1), g(:, :, 1, 1), b(:, 1, 1))
-% single and double mixed
-%!error id=kda:badClass kda_recurrent (single (q), k, v, g, b)
-%!error id=kda:badClass kda_recurrent (q, k, single (v), g, b)
-%!error id=kda:badClass kda_recurrent (q, k, v, g, single (b))
-
-% sizes
-%!error id=kda:badShape kda_recurrent (q, k(:, 1:4, :, :), v, g, b)
-%!error id=kda:badShape kda_recurrent (q, k(1:3, :, :, :), v, g, b)
-%!error id=kda:badShape kda_recurrent (q, k(:, :, :, 1), v, g, b)
-%!error id=kda:badShape kda_recurrent (q, k, v(:, 1:4, :, :), g, b)
-%!error id=kda:badShape kda_recurrent (q, k, v(:, :, :, 1), g, b)
-%!error id=kda:badShape kda_recurrent (q, k, v, g(1:3, :, :, :), b)
-%!error id=kda:badShape kda_recurrent (q, k, v, g(:, :, 1, :), b)
-%!error id=kda:badShape kda_recurrent (q, k, v, g(:, 1:4, :, :), b)
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b(1:4, :, :))
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b(:, 1, :))
-%!error id=kda:badShape kda_recurrent (randn (4, 5, 1, 2, 2), k, v, g, b)
-%!error id=kda:badShape kda_recurrent (zeros (0, 5), zeros (0, 5), v(:, :, 1, 1), zeros (0, 5), b(:, 1, 1))
-% HV not a multiple of H
-%!error id=kda:badShape kda_recurrent (cat (3, q, q), cat (3, k, k), v(:, :, [1 2 1], :), g(:, :, [1 2 1], :), b(:, [1 2 1], :))
-
-% CuSeqlens
-%!error id=kda:badCuSeqlens kda_recurrent (q, k, v, g, b, 'CuSeqlens', [0 2 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [1 2 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 2 4])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 2 6])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 3 2 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 2 2 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 2.5 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 NaN 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 -1 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', 5)
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', [0 2; 3 5])
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', 'abc')
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', {0, 5})
-%!error id=kda:badCuSeqlens kda_recurrent (q(:, :, :, 1), k(:, :, :, 1), v(:, :, :, 1), g(:, :, :, 1), b(:, :, 1), 'CuSeqlens', complex ([0 5]))
-
-% Scale, ChunkSize, LowerBound, flags, StateLayout
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scale', 0)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scale', -1)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scale', NaN)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scale', Inf)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scale', [1 2])
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scale', '1')
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'ChunkSize', 0)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'ChunkSize', -4)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'ChunkSize', 2.5)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'ChunkSize', NaN)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'ChunkSize', Inf)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0], 'LowerBound', 0)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0], 'LowerBound', 1)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0], 'LowerBound', -Inf)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0], 'LowerBound', NaN)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'UseQKL2Norm', 'yes')
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'BetaSigmoid', NaN)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'AllowNegEigval', [1 1])
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', 'XY')
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', 'KVX')
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', 1)
-% unknown or misplaced names
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scal', 1)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'NoSuchOptionWithAVeryLongNameIndeed', 1)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 3, 1)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, {'Scale'}, 1)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Intermediates', true)
-
-% InitialState, GateInKernel parameters
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'InitialState', zeros (4, 3, 2))
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'InitialState', zeros (3, 4, 2, 2))
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'InitialState', S0, 'StateLayout', 'VK')
-%!error id=kda:badClass kda_recurrent (q, k, v, g, b, 'InitialState', int32 (S0))
-%!error id=kda:badClass kda_recurrent (q, k, v, g, b, 'InitialState', complex (S0))
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'GateInKernel', true)
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [])
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0 0])
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', zeros (2, 2))
-%!error id=kda:badClass kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', int8 ([0 0]))
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0], 'DtBias', zeros (2, 4))
-%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0], 'DtBias', zeros (4, 1))
-%!error id=kda:badClass kda_recurrent (q, k, v, g, b, 'GateInKernel', true, 'ALog', [0 0], 'DtBias', 'ab')
-
-% the message names the argument, the size it got and the size it needs
 %!test
+%! % the message names the argument, the size it got and the size it needs
 %! try
 %!   kda_recurrent (q, k, v, g(:, 1:4, :, :), b);
 %!   error ('no error');
@@ -224,40 +108,18 @@ end
 %!   assert (~isempty (strfind (err.message, '4x5x2x2')));
 %!   assert (~isempty (strfind (err.message, '4x4x2x2')));
 %! end
-%!test
-%! try
-%!   kda_recurrent (q, k, v, g, b, 'InitialState', zeros (4, 3, 2));
-%!   error ('no error');
-%! catch err
-%!   assert (err.identifier, 'kda:badShape');
-%!   assert (~isempty (strfind (err.message, 'InitialState')));
-%!   assert (~isempty (strfind (err.message, '4x3x2x2')));
-%!   assert (~isempty (strfind (err.message, '4x3x2')));
-%! end
-%!test
-%! try
-%!   kda_recurrent (q, k, single (v), g, b);
-%!   error ('no error');
-%! catch err
-%!   assert (err.identifier, 'kda:badClass');
-%!   assert (~isempty (strfind (err.message, 'v is single')));
-%! end
 
-% ---- a few results (the full suites are in validation/tests) -------------
-%!test  # single in, single out; double in, double out
-%! [o, S] = kda_recurrent (single (q), single (k), single (v), single (g), single (b));
-%! assert (class (o), 'single');
-%! assert (class (S), 'single');
-%! [o, S] = kda_recurrent (q, k, v, g, b, 'InitialState', single (S0));
-%! assert (class (o), 'double');
-%! assert (class (S), 'double');
-%!test  # one step by hand
-%! q1 = [1; 2]; k1 = [0.6; 0.8]; v1 = [1; -1; 2]; g1 = [-0.5; -0.1]; b1 = 0.3;
-%! S0 = [1 2 3; 4 5 6];
-%! Sp = diag (exp (g1)) * S0;
-%! S1 = Sp + b1 * k1 * (v1 - Sp' * k1)';
-%! [o, S] = kda_recurrent (q1, k1, v1, g1, b1, 'InitialState', S0, 'Scale', 0.5);
-%! assert (S, S1, 1e-14);
-%! assert (o, S1' * (0.5 * q1), 1e-14);
-%!test  # help text is there
-%! assert (~isempty (strfind (help ('kda_recurrent'), 'kda:badCuSeqlens')));
+%!error id=kda:nargin kda_recurrent (q, k, v, g)
+%!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'InitialState', zeros (4, 3, 2))
+
+%!demo
+%! % how fast the gate forgets: the same inputs under weaker and stronger
+%! % constant gates; the outputs shrink as the state forgets.
+%! K = 16; V = 16; T = 200;
+%! q = randn (K, T); k = randn (K, T); v = randn (V, T);
+%! k = k ./ sqrt (sum (k .^ 2, 1));
+%! for s = [0.01 0.1 1 10]
+%!   o = kda_recurrent (q, k, v, -s * ones (K, T), 0.5 * ones (T, 1));
+%!   last = o(:, 101:end);
+%!   fprintf ('gate -%-5g  rms (o_t), t > 100: %.3f\n', s, sqrt (mean (last(:) .^ 2)));
+%! end

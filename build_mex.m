@@ -1,0 +1,99 @@
+% build_mex  Build the MEX file of kdagdn under Octave or MATLAB.
+%
+%   build_mex ()
+%   build_mex (Name, Value, ...)
+%
+%   Compiles the C core (mex/core/*.c) and the gateway (mex/gateway/*.c)
+%   into octave/private/la_mex.<mexext>, the one MEX file behind the public
+%   functions of octave/.  Run it from anywhere; `make` does the same build
+%   under Octave with the flags of the Makefile.
+%
+%   Octave:  mkoctfile --mex, linking OpenBLAS (-lopenblas).
+%   MATLAB:  mex with the default API (-R2017b: the gateway reads real
+%            arrays through mxGetData and rejects complex ones before
+%            reading them, so it needs no interleaved-complex accessors),
+%            linking MATLAB's own BLAS (-lmwblas) through its Fortran
+%            interface (sgemm_, strsm_, ... with 64-bit integers): the core
+%            is compiled with -DLA_BLAS_FORTRAN -DLA_BLAS_INT64.
+%
+%   Options:
+%     OpenMP   true     compile with OpenMP (-fopenmp), the parallel loop
+%                       over sequences and heads; false builds serially
+%     OutDir   ''       where to write the MEX file (default octave/private)
+%     Verbose  false    print the compiler commands
+%
+%   What was checked by reading and what was run: docs/matlab.md.
+%
+%   Example:
+%     build_mex ();                   % then addpath ('octave')
+%     build_mex ('OpenMP', false);    % a compiler without OpenMP (Apple clang)
+%
+%   See also: kdagdn, mex, mkoctfile.
+
+function build_mex (varargin)
+  opts = struct ('OpenMP', true, 'OutDir', '', 'Verbose', false);
+  for i = 1:2:numel (varargin)
+    opts.(validatestring (varargin{i}, fieldnames (opts))) = varargin{i + 1};
+  end
+  root = fileparts (mfilename ('fullpath'));
+  if (isempty (opts.OutDir))
+    opts.OutDir = fullfile (root, 'octave', 'private');
+  end
+  if (~exist (opts.OutDir, 'dir'))
+    mkdir (opts.OutDir);
+  end
+  src = [c_files(fullfile (root, 'mex', 'gateway')), c_files(fullfile (root, 'mex', 'core'))];
+  omp = '';
+  if (opts.OpenMP)
+    omp = ' -fopenmp';
+  end
+  out = fullfile (opts.OutDir, ['la_mex.' mexext()]);
+  if (exist ('OCTAVE_VERSION', 'builtin'))
+    build_octave (src, out, omp, opts.Verbose);
+  else
+    build_matlab (src, out, omp, opts.Verbose);
+  end
+  fprintf ('build_mex: wrote %s\n', out);
+end
+
+function build_octave (src, out, omp, verbose)
+  % mkoctfile takes its compiler flags from the environment
+  old = {getenv('CFLAGS'), getenv('LDFLAGS')};
+  setenv ('CFLAGS', ['-std=c11 -O2 -fPIC -fno-math-errno' omp]);
+  setenv ('LDFLAGS', strtrim (omp));
+  args = [{'--mex', '-o', out}, src, {'-lopenblas'}];
+  if (verbose)
+    args = [{'--verbose'}, args];
+  end
+  try
+    [output, status] = mkoctfile (args{:});
+  catch err
+    output = err.message;
+    status = 1;
+  end
+  setenv ('CFLAGS', old{1});
+  setenv ('LDFLAGS', old{2});
+  if (status ~= 0)
+    error ('build_mex:failed', 'mkoctfile failed:\n%s', output);
+  elseif (verbose)
+    fprintf ('%s\n', output);
+  end
+end
+
+function build_matlab (src, out, omp, verbose)
+  [outdir, name] = fileparts (out);
+  args = [{'-R2017b', '-DLA_BLAS_FORTRAN', '-DLA_BLAS_INT64', ...
+           ['CFLAGS=$CFLAGS -std=c11 -fno-math-errno' omp], ...
+           ['LDFLAGS=$LDFLAGS' omp], '-outdir', outdir, '-output', name}, ...
+          src, {'-lmwblas'}];
+  if (verbose)
+    args = [{'-v'}, args];
+  end
+  mex (args{:});
+end
+
+function c = c_files (folder)
+  % full paths of the .c files in folder
+  d = dir (fullfile (folder, '*.c'));
+  c = cellfun (@(nm) fullfile (folder, nm), sort ({d.name}), 'UniformOutput', false);
+end

@@ -1,0 +1,59 @@
+# ---- the Octave package ------------------------------------------------------
+#   make dist       kdagdn-VERSION.tar.gz in Octave's package layout
+#   make test-pkg   pkg install / load / quick example / pkg test / uninstall
+#                   of that file in a fresh Octave user directory (a step of
+#                   `make test`)
+#
+# The version lives in octave/kdagdn_version.m only; the list of functions
+# (INDEX) comes from octave/Contents.m, the license (COPYING) from LICENSE.
+
+PKG_VERSION := $(shell sed -n "s/^ *v = '\([0-9][0-9.]*\)';.*/\1/p" octave/kdagdn_version.m)
+PKG_NAME    := kdagdn-$(PKG_VERSION)
+PKG_TGZ     := $(PKG_NAME).tar.gz
+PKG_STAGE   := $(BUILD)/dist/$(PKG_NAME)
+PKG_M       := $(filter-out octave/private/%,$(wildcard octave/*.m))
+
+.PHONY: dist test-pkg clean-dist
+
+dist: $(PKG_TGZ)
+
+$(PKG_TGZ): $(PKG_M) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) LICENSE NEWS.md \
+            mk/dist/src-Makefile mk/dist/pkg_roundtrip.m mk/dist.mk
+	@test -n "$(PKG_VERSION)" || { echo "no version in octave/kdagdn_version.m"; exit 1; }
+	rm -rf $(PKG_STAGE) && mkdir -p $(PKG_STAGE)/inst $(PKG_STAGE)/src/core \
+	  $(PKG_STAGE)/src/gateway $(PKG_STAGE)/doc
+	cp $(PKG_M) $(PKG_STAGE)/inst/
+	cp $(CORE_SRC) $(CORE_HDR) $(PKG_STAGE)/src/core/
+	cp $(GATE_SRC) $(GATE_HDR) $(PKG_STAGE)/src/gateway/
+	cp mk/dist/src-Makefile $(PKG_STAGE)/src/Makefile
+	cp docs/*.md $(PKG_STAGE)/doc/
+	cp LICENSE $(PKG_STAGE)/COPYING
+	cp NEWS.md $(PKG_STAGE)/NEWS
+	{ echo "Name: kdagdn"; \
+	  echo "Version: $(PKG_VERSION)"; \
+	  echo "Date: $$(git log -1 --format=%cs 2>/dev/null || date +%F)"; \
+	  echo "Author: The kdagdn authors"; \
+	  echo "Maintainer: The kdagdn authors"; \
+	  echo "Title: Kimi Delta Attention and Gated DeltaNet"; \
+	  echo "Description: Reference CPU implementation of two linear-attention"; \
+	  echo " recurrences with a delta-rule state update, KDA and GDN, in recurrent"; \
+	  echo " and chunked forms with hand-written gradients, single and double."; \
+	  echo "Depends: octave (>= 7.0.0)"; \
+	  echo "SystemRequirements: libopenblas-dev"; \
+	  echo "License: MIT"; } > $(PKG_STAGE)/DESCRIPTION
+	awk -f mk/dist/index.awk octave/Contents.m > $(PKG_STAGE)/INDEX
+	tar -C $(BUILD)/dist -czf $@ $(PKG_NAME)
+	@echo "wrote $@"
+
+# A fresh HOME: pkg installs under it and keeps its list there, so nothing
+# of the user's Octave set-up is read or touched.
+test-pkg: deps dist
+	@rm -rf $(BUILD)/pkg-home && mkdir -p $(BUILD)/pkg-home
+	HOME=$(abspath $(BUILD)/pkg-home) $(OCTAVE) $(OCTFLAGS) \
+	  --eval "addpath ('$(abspath mk/dist)'); pkg_roundtrip ('$(abspath $(PKG_TGZ))', '$(abspath README.md)')"
+
+TEST_STEPS += test-pkg
+
+clean: clean-dist
+clean-dist:
+	rm -rf $(BUILD)/dist $(BUILD)/pkg-home kdagdn-*.tar.gz

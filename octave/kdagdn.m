@@ -1,0 +1,28 @@
+% kdagdn  Kimi Delta Attention and Gated DeltaNet for Octave and MATLAB.
+%
+%   Two linear-attention recurrences with a delta-rule state update, each
+%   in a recurrent (step by step) and a chunked form with hand-written
+%   backward functions, single and double precision, grouped value
+%   attention, variable-length batches and in-kernel transforms:
+%
+%   Kimi Delta Attention (KDA), one gate per channel:
+%     kda_recurrent      - Kimi Delta Attention, recurrent form.
+%     kda_chunk          - Kimi Delta Attention, chunked form.
+%     kda_recurrent_bwd  - Kimi Delta Attention, gradients of the recurrent form.
+%     kda_chunk_bwd      - Kimi Delta Attention, gradients of the chunked form.
+%
+%   Gated DeltaNet (GDN), one gate per step and head:
+%     gdn_recurrent      - Gated DeltaNet, recurrent form.
+%     gdn_chunk          - Gated DeltaNet, chunked form.
+%     gdn_recurrent_bwd  - Gated DeltaNet, gradients of the recurrent form.
+%     gdn_chunk_bwd      - Gated DeltaNet, gradients of the chunked form.
+%
+%   The library:
+%     kdagdn_version     - Version of the kdagdn library, as a string.
+%
+%   Each function's help gives its call forms, arguments, options and an
+%   example; `demo NAME` runs its demonstration.  The math and the full
+%   API are in the docs/ folder of the source (docs/api.md).
+%
+%   This file holds help text only (`help kdagdn`); Contents.m lists the
+%   same functions for MATLAB's folder help.

@@ -1,0 +1,26 @@
+% kdagdn_version  Version of the kdagdn library, as a string.
+%
+%   v = kdagdn_version ()
+%
+%   Returns the semantic version 'MAJOR.MINOR.PATCH' of the library.  This
+%   file is the only place that holds it: `make dist` reads it from here
+%   into the package's DESCRIPTION, and NEWS.md lists what each version
+%   changed.
+%
+%   Example:
+%     fprintf ('kdagdn %s\n', kdagdn_version ());
+%
+%   See also: kdagdn.
+
+function v = kdagdn_version ()
+  v = '0.1.0';
+end
+
+%!test
+%! v = kdagdn_version ();
+%! assert (ischar (v));
+%! assert (~isempty (regexp (v, '^\d+\.\d+\.\d+$', 'once')));
+
+%!demo
+%! % the version and where the library was found
+%! fprintf ('kdagdn %s in %s\n', kdagdn_version (), fileparts (which ('kda_chunk')));
