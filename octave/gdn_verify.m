@@ -1,10 +1,10 @@
-% GDN_VERIFY  Check a GDN (Gated DeltaNet) kernel's dumped tensors against this library.
+% gdn_verify  Check a GDN (Gated DeltaNet) kernel's dumped tensors against this library.
 %
 %   ok = gdn_verify (folder)
 %   [ok, report] = gdn_verify (folder)
 %   [ok, report] = gdn_verify (s)
 %
-%   folder: a dump of one call of a KDA kernel (e.g. FLA's chunk_gated_delta_rule) in
+%   folder: a dump of one call of a GDN kernel (e.g. FLA's chunk_gated_delta_rule) in
 %   FLA layout ([B, T, H, K] row-major etc., docs/conventions.md):
 %     inputs     q k v g beta (g: [B, T, HV], one gate per step), optional h0 (and A_log, dt_bias, cu_seqlens)
 %     outputs    o, optional ht
@@ -36,6 +36,19 @@
 %   notes (tensors not checked and why), markdown, file.
 %
 %   In a CI script:  octave --eval "exit (~gdn_verify ('dump'))"
+%
+%   Example:
+%     K = 8; V = 8; T = 40; H = 2;
+%     q = randn (K, T, H);  k = randn (K, T, H);  k = k ./ sqrt (sum (k .^ 2, 1));
+%     v = randn (V, T, H);  g = -rand (T, H) / 4;  beta = rand (T, H);
+%     o = gdn_chunk (q, k, v, g, beta);    % stands for the kernel under test
+%     s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), ...
+%                 'v', la_to_fla ('v', v), ...
+%                 'g', la_to_fla ('g', g, 'Op', 'gdn'), ...
+%                 'beta', la_to_fla ('beta', beta), 'o', la_to_fla ('o', o), ...
+%                 'meta', struct ('dtype', 'float64'));
+%     [ok, report] = gdn_verify (s);
+%     assert (ok)
 %
 %   See also: kda_verify, la_load, la_from_fla, docs/verify.md.
 

@@ -1,4 +1,4 @@
-% KDA_VERIFY  Check a KDA kernel's dumped tensors against this library.
+% kda_verify  Check a KDA kernel's dumped tensors against this library.
 %
 %   ok = kda_verify (folder)
 %   [ok, report] = kda_verify (folder)
@@ -36,6 +36,18 @@
 %   notes (tensors not checked and why), markdown, file.
 %
 %   In a CI script:  octave --eval "exit (~kda_verify ('dump'))"
+%
+%   Example:
+%     K = 8; V = 8; T = 40; H = 2;
+%     q = randn (K, T, H);  k = randn (K, T, H);  k = k ./ sqrt (sum (k .^ 2, 1));
+%     v = randn (V, T, H);  g = -rand (K, T, H) / 4;  beta = rand (T, H);
+%     o = kda_chunk (q, k, v, g, beta);    % stands for the kernel under test
+%     s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), ...
+%                 'v', la_to_fla ('v', v), 'g', la_to_fla ('g', g), ...
+%                 'beta', la_to_fla ('beta', beta), 'o', la_to_fla ('o', o), ...
+%                 'meta', struct ('dtype', 'float64'));
+%     [ok, report] = kda_verify (s);
+%     assert (ok)
 %
 %   See also: gdn_verify, la_load, la_from_fla, docs/verify.md.
 

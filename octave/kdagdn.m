@@ -17,6 +17,14 @@
 %     gdn_recurrent_bwd  - Gated DeltaNet, gradients of the recurrent form.
 %     gdn_chunk_bwd      - Gated DeltaNet, gradients of the chunked form.
 %
+%   Checking another kernel (dumps in flash-linear-attention's layout):
+%     kda_verify         - Check a KDA kernel's dumped tensors against this library.
+%     gdn_verify         - Check a GDN (Gated DeltaNet) kernel's dumped tensors against this library.
+%     la_load            - Read the named arrays of a tensor file (.npy, .npz, .safetensors, .mat).
+%     la_save            - Write named arrays to a tensor file (.npy, .npz, .safetensors, .mat).
+%     la_from_fla        - Convert a tensor from FLA / PyTorch layout to this library's.
+%     la_to_fla          - Convert a tensor from this library's layout to FLA / PyTorch's.
+%
 %   The library:
 %     kdagdn_version     - Version of the kdagdn library, as a string.
 %

@@ -1,4 +1,4 @@
-% LA_FROM_FLA  Convert a tensor from FLA / PyTorch layout to this library's.
+% la_from_fla  Convert a tensor from FLA / PyTorch layout to this library's.
 %
 %   y = la_from_fla (name, x)
 %   y = la_from_fla (name, x, Name, Value, ...)
@@ -26,7 +26,10 @@
 %   [B, NT, HV, V, K] (FLA's state_v_first); the result is K x V all the same.
 %
 %   Example:
-%     s = la_load ('q.npy');  q = la_from_fla ('q', s.q);
+%     x = randn (2, 16, 3, 8);              % FLA's q: [B, T, H, K]
+%     q = la_from_fla ('q', x);             % K x T x H x B
+%     assert (isequal (size (q), [8 16 3 2]))
+%     assert (isequal (la_to_fla ('q', q), x))
 %
 %   See also: la_to_fla, la_load, kda_verify.
 

@@ -1,4 +1,4 @@
-% LA_LOAD  Read the named arrays of a tensor file (.npy, .npz, .safetensors, .mat).
+% la_load  Read the named arrays of a tensor file (.npy, .npz, .safetensors, .mat).
 %
 %   s = la_load (file)
 %   [s, dtypes] = la_load (file)
@@ -31,8 +31,10 @@
 %   raises 'la:badFile' with a message naming the file and the problem.
 %
 %   Example:
-%     np.savez ('dump.npz', q=q)          % in Python
-%     s = la_load ('dump.npz');           % s.q is B x T x H x K
+%     f = [tempname() '.npz'];
+%     la_save (f, struct ('q', randn (1, 16, 2, 8)));  % or numpy's savez
+%     s = la_load (f);                     % s.q is B x T x H x K
+%     delete (f);
 %
 %   See also: la_save, la_from_fla, kda_verify.
 

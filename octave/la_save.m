@@ -1,4 +1,4 @@
-% LA_SAVE  Write named arrays to a tensor file (.npy, .npz, .safetensors, .mat).
+% la_save  Write named arrays to a tensor file (.npy, .npz, .safetensors, .mat).
 %
 %   la_save (file, s)
 %   la_save (file, s, dtype)
@@ -19,7 +19,11 @@
 %   -> bool, integers as they are).  .mat ignores dtype.
 %
 %   Example:
-%     la_save ('dump/o.npy', la_to_fla ('o', o));
+%     o = randn (8, 16, 2);                % V x T x HV
+%     f = [tempname() '.npy'];
+%     la_save (f, la_to_fla ('o', o));     % [1, 16, 2, 8], as FLA's o
+%     s = la_load (f);
+%     delete (f);
 %
 %   See also: la_load, la_to_fla.
 

@@ -1,4 +1,4 @@
-% LA_TO_FLA  Convert a tensor from this library's layout to FLA / PyTorch's.
+% la_to_fla  Convert a tensor from this library's layout to FLA / PyTorch's.
 %
 %   x = la_to_fla (name, y)
 %   x = la_to_fla (name, y, Name, Value, ...)
@@ -11,8 +11,9 @@
 %   Options as la_from_fla ('Op', 'StateVFirst', 'Batch').
 %
 %   Example:
-%     [o, S] = kda_chunk (q, k, v, g, beta);
-%     la_save ('o.npy', la_to_fla ('o', o));
+%     o = randn (8, 16, 2);                % V x T x HV (x B)
+%     x = la_to_fla ('o', o);              % [B, T, HV, V] = [1, 16, 2, 8]
+%     assert (isequal (size (x), [1 16 2 8]))
 %
 %   See also: la_from_fla, la_save.
 
