@@ -171,7 +171,7 @@ static void make_problem(const tcfg *c, tprob *P)
   p->beta_sigmoid = c->bsig;
   p->allow_neg_eigval = c->neg;
   p->state_vk = c->vk;
-  p->chunk = 64;
+  p->chunk = LA_DEFAULT_CHUNK;
   GD = c->kda ? c->K : 1;
   P->nq = p->K * p->T * p->H * p->B;
   P->nv = p->V * p->T * p->HV * p->B;
