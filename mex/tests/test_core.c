@@ -7,7 +7,7 @@
  *
  * What is checked, case by case (one line each, PASS / FAIL):
  *   fwd      la_recurrent_fwd_d / _s against a naive double reference written
- *            here straight from SPEC section 1 (plain loops, every transform)
+ *            here straight from docs/recurrence.md (plain loops, every transform)
  *   grad     la_recurrent_bwd_d against central finite differences (5-point
  *            stencil, random directions) of L = sum(Wo.*o) + sum(Ws.*S_T)
  *            evaluated with the reference forward, for checkpoint intervals
@@ -16,7 +16,7 @@
  *   bwd_s    la_recurrent_bwd_s against la_recurrent_bwd_d
  *   chunk    la_chunk_fwd_* / la_chunk_bwd_* against the recurrent results for
  *            chunk sizes 1, 7, 16, 64 with T not a multiple of them, plus the
- *            'Intermediates' quantities that the SPEC defines.
+ *            'Intermediates' quantities of docs/api.md.
  *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
  *   misc     NULL ht / dht / dh0 (not wanted / zero), T = 0
  *   check    every refusal of la_problem_check, its defaults and chunk
@@ -27,7 +27,7 @@
  *   intr     an interrupt callback that fires at the n-th poll stops every
  *            entry point with LA_EINTR (nothing leaks: ASan), and the next
  *            call gives the same result as before, bit for bit
- * Accuracy metric (the SPEC's): ratio = rms(ref - x) / rms(ref) in double;
+ * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
  *
  * Every output buffer is filled with NaN before a call, so an element the
@@ -250,7 +250,7 @@ static void free_grad(tgrad *G)
   memset(G, 0, sizeof *G);
 }
 
-/* ---- the naive reference (SPEC section 1, plain loops, double) -------------
+/* ---- the naive reference (docs/recurrence.md, plain loops, double) -------------
  * o, ht: outputs (ht in the state layout, may be NULL).  Optional extras for
  * the chunk intermediates: Sin (state entering each step, K x V x T x HV x B)
  * and gu (used gate, gate layout), uu (used beta, T x HV x B). */
@@ -657,7 +657,7 @@ static void test_grad(const tcfg *c, const tprob *P0)
 
 /* ---- chunked vs recurrent ------------------------------------------------------ */
 
-/* The 'Intermediates' the SPEC defines, against the reference: chunk table,
+/* The 'Intermediates' of docs/api.md, against the reference: chunk table,
  * cumulative gate G, chunk states h, v_new = delta = beta (v - S'^T k), and
  * A_raw, A, w, u related by A = (I + A_raw)^{-1} diag(beta), w = A (exp(G).*k),
  * u = A v, delta = u - w S_0 (checked through those identities).  Returns the
@@ -1345,7 +1345,7 @@ int main(int argc, char **argv)
   const int nchk = (int)(sizeof chunk_cfgs / sizeof chunk_cfgs[0]);
   int i;
   if (argc > 1 && !strcmp(argv[1], "--quick")) quick = 1;
-  printf("test_core%s: core library against a naive reference (SPEC section 1)\n",
+  printf("test_core%s: core library against a naive reference (docs/recurrence.md)\n",
          quick ? " --quick" : "");
 
   for (i = 0; i < ncfg; i++) {
