@@ -10,7 +10,8 @@
   W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)   /* gated q, k               */ \
   W_(X, K, C, 1) W_(Xk, K, C, 1) W_(Y, K, C, 1)     /* sub-block scaled q, k, k */ \
   W_(E, K, C, 1) W_(F, K, C, 1)   /* their factors exp(G_i - G_r), exp(G_r - G_j) */ \
-  W_(M, C, C, 1) W_(Araw, C, C, 1) W_(Aqk, C, C, 1) W_(Am, C, C, 1) /* M: A_raw before the beta rows */ \
+  W_(M, C, C, 1) W_(Araw, C, C, 1)  /* M: A_raw before the beta rows */         \
+  W_(Aqk, C, C, 1) W_(Am, C, C, 1)                                             \
   W_(w, K, C, 1) W_(u, V, C, 1)                                                   \
   W_(f, K, 1, 1)                                  /* running product          */
 

@@ -85,7 +85,8 @@ ptrdiff_t la_mem_available(void)
   /* /sys/fs/cgroup is the process's own cgroup in a container (namespace);
    * v2 has memory.max, v1 memory/memory.limit_in_bytes */
   ptrdiff_t avail = read_number("/proc/meminfo", "MemAvailable", 1024);
-  avail = min_known(avail, cgroup_room("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"));
+  avail = min_known(avail, cgroup_room("/sys/fs/cgroup/memory.max",
+                                       "/sys/fs/cgroup/memory.current"));
   avail = min_known(avail, cgroup_room("/sys/fs/cgroup/memory/memory.limit_in_bytes",
                                        "/sys/fs/cgroup/memory/memory.usage_in_bytes"));
 #if defined(_SC_PAGESIZE) && (defined(_SC_AVPHYS_PAGES) || defined(_SC_PHYS_PAGES))

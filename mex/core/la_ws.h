@@ -17,7 +17,8 @@
 
 #define LA_WS_FIELD(f, a, b, c) real_t *f;
 /* expands to "&& <count fits> && <total fits>" after an initial 1 */
-#define LA_WS_COUNT(f, a, b, c) && la_mul4((a), (b), (c), 1, &la_ws_n_) && la_add(la_ws_total_, la_ws_n_, &la_ws_total_)
+#define LA_WS_COUNT(f, a, b, c) \
+  && la_mul4((a), (b), (c), 1, &la_ws_n_) && la_add(la_ws_total_, la_ws_n_, &la_ws_total_)
 #define LA_WS_CARVE(f, a, b, c) w->f = la_ws_buf_; la_ws_buf_ += (a) * (b) * (c);
 
 /* Total elements of LIST into *total (1) or 0 on overflow. */
