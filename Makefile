@@ -30,7 +30,7 @@ OPT        ?= -O3 -march=native
 # -fno-math-errno + libmvec: vectorized exp() (see mex/core/la_internal.h)
 CFLAGS_ALL := -std=c11 $(OPT) -ffp-contract=fast -fPIC -fopenmp -fno-math-errno -DLA_USE_LIBMVEC -Wall -Wextra \
               -Wno-unknown-pragmas
-LIBS       := -llapacke -lopenblas -lgomp -lmvec -lm
+LIBS       := -lopenblas -lgomp -lmvec -lm
 
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))

@@ -4,7 +4,7 @@
  * Plain C11, no Octave or MATLAB header.  Every algorithm exists once, written
  * against the type-generic macros of la_tmpl.h and compiled twice: the `_s`
  * entry points work in float, the `_d` ones in double.  All arrays are
- * column-major with the layouts of ../shared/SPEC.md:
+ * column-major with the layouts of docs/api.md:
  *
  *   q, k                 K x T x H  x B
  *   v, o, do             V x T x HV x B
@@ -39,7 +39,8 @@ enum { LA_OK = 0, LA_ENOMEM = 1, LA_EARG = 2, LA_EINTR = 3 };
 #define LA_DEFAULT_CHUNK 64
 
 /* What is computed: sizes, options.  Filled by the caller (the MEX gateway
- * or the C test), already validated. */
+ * or the C test); every entry point validates a copy with la_problem_check
+ * first (LA_EARG if it fails) and works with its defaults and clipping. */
 typedef struct la_problem {
   ptrdiff_t K, V, T, H, HV, B;
   ptrdiff_t N;                  /* number of sequences: B, or numel(cu)-1  */
@@ -56,8 +57,10 @@ typedef struct la_problem {
   ptrdiff_t chunk;              /* chunk size (chunk path) or checkpoint
                                    interval (recurrent backward); 0 means
                                    LA_DEFAULT_CHUNK (la_problem_check)     */
-  /* Polled between chunks / checkpoint segments (from any thread); a
-   * nonzero answer stops the call: LA_EINTR.  NULL: never interrupted. */
+  /* Polled once per chunk (chunk paths), per checkpoint segment (recurrent
+   * backward) and every 4096 steps of the recurrent forward, from any
+   * thread, so it must be thread-safe; a nonzero answer stops the call
+   * promptly: everything is freed, LA_EINTR.  NULL: never interrupted. */
   int (*interrupted)(void *ctx);
   void *interrupt_ctx;
 } la_problem;

@@ -1,12 +1,15 @@
 /*
  * la_internal.h -- helpers shared by the algorithms of the core library:
- * where a sequence lives in the packed arrays, and BLAS thread control.
+ * allocation, where a sequence lives in the packed arrays, the status shared
+ * by the threads of a call (errors, interrupts), BLAS thread control and the
+ * memory guard.
  * Not part of the public interface.
  */
 #ifndef LA_INTERNAL_H
 #define LA_INTERNAL_H
 
 #include "la_core.h"
+#include "la_size.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +24,14 @@ float expf(float);
 double exp(double);
 #endif
 
-/* malloc for count elements (at least one, so a zero-size request still
- * gives a pointer to free); NULL on overflow or failure. */
+/* malloc for count elements of size bytes; NULL when count < 1 (callers do
+ * not allocate for empty sizes), when count * size overflows, or when malloc
+ * fails. */
 static inline void *la_alloc(ptrdiff_t count, size_t size)
 {
-  if (count < 1) count = 1;
-  if ((size_t)count > (size_t)-1 / size) return NULL;
-  return malloc((size_t)count * size);
+  ptrdiff_t bytes;
+  if (count < 1 || !la_bytes(count, size, &bytes)) return NULL;
+  return malloc((size_t)bytes);
 }
 
 /* One sequence: batch b, steps [t0, t0 + len) of that batch. */
@@ -90,16 +94,54 @@ enum { LA_CI_AQK = 1, /* Aqk               */
 /* V rounded up to a multiple of 4 (column blocking of the recurrent kernels) */
 static inline ptrdiff_t la_pad4(ptrdiff_t V) { return (V + 3) / 4 * 4; }
 
+/* ---- status of a call, shared by its threads ---------------------------------
+ * LA_OK until an error or an interrupt sets it; every thread then skips its
+ * remaining work.  Interrupts are polled (la_poll) once per chunk, checkpoint
+ * segment, or LA_POLL_STEPS recurrent steps, from whichever thread runs. */
+#define LA_POLL_STEPS 4096
+
+static inline int la_stopped(int *status)
+{
+  int s;
+#pragma omp atomic read
+  s = *status;
+  return s != LA_OK;
+}
+
+static inline void la_stop(int *status, int why)
+{
+#pragma omp atomic write
+  *status = why;
+  (void)why; /* GCC's -Wunused-but-set-parameter misses the atomic write */
+}
+
+/* 1 if the call must stop: an earlier error or interrupt, or the caller's
+ * interrupt callback answers nonzero now (then *status = LA_EINTR). */
+static inline int la_poll(const la_problem *p, int *status)
+{
+  if (la_stopped(status)) return 1;
+  if (p->interrupted && p->interrupted(p->interrupt_ctx)) {
+    la_stop(status, LA_EINTR);
+    return 1;
+  }
+  return 0;
+}
+
 /* OpenBLAS is told to use one thread while our own OpenMP loop runs (its
  * threads would otherwise fight ours); the caller's setting is restored.
- * Weak symbols: with another BLAS (MATLAB's MKL) these are no-ops. */
+ * With another BLAS (MATLAB's MKL) these do nothing (la_platform.c). */
 int la_blas_threads_begin(void);
 void la_blas_threads_end(int saved);
 
+/* Bytes of memory available to this process now: MemAvailable, capped by the
+ * room left under a cgroup limit; -1 if unknown (la_platform.c). */
+ptrdiff_t la_mem_available(void);
+
 /* Whether `items` work items, each needing `bytes_per_thread` of workspace
- * on the threads that run them, fit in half the physical memory.  Entry
- * points answer LA_ENOMEM otherwise: with overcommitting systems a huge
- * malloc succeeds and the process is killed when the pages are touched. */
-int la_workspace_ok(ptrdiff_t items, double bytes_per_thread);
+ * on the threads that run them (at most one per item), fit in the memory
+ * available now.  Entry points answer LA_ENOMEM otherwise: with overcommit a
+ * huge malloc succeeds and the process is killed when the pages are touched.
+ * A negative bytes_per_thread (an overflowed size) never fits. */
+int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread);
 
 #endif

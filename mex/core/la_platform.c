@@ -1,6 +1,8 @@
 /* la_platform.c -- what the core asks of the platform (see la_internal.h):
- * BLAS threads, worker threads and physical memory. */
+ * BLAS threads, worker threads and the memory available now. */
 #include "la_internal.h"
+
+#include <stdio.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
@@ -8,36 +10,107 @@
 #include <omp.h>
 #endif
 
+/* OpenBLAS's thread control, if OpenBLAS is the BLAS linked: weak symbols
+ * (NULL when absent) with GCC and Clang; elsewhere BLAS threads are left as
+ * they are (define LA_OPENBLAS to call them unconditionally). */
+#if defined(__GNUC__)
 extern void openblas_set_num_threads(int) __attribute__((weak));
 extern int openblas_get_num_threads(void) __attribute__((weak));
+#define LA_HAVE_OPENBLAS_THREADS (openblas_get_num_threads && openblas_set_num_threads)
+#elif defined(LA_OPENBLAS)
+extern void openblas_set_num_threads(int);
+extern int openblas_get_num_threads(void);
+#define LA_HAVE_OPENBLAS_THREADS 1
+#endif
 
 int la_blas_threads_begin(void)
 {
   int saved = 0;
-  if (openblas_get_num_threads && openblas_set_num_threads) {
+#ifdef LA_HAVE_OPENBLAS_THREADS
+  if (LA_HAVE_OPENBLAS_THREADS) {
     saved = openblas_get_num_threads();
     openblas_set_num_threads(1);
   }
+#endif
   return saved;
 }
 
 void la_blas_threads_end(int saved)
 {
-  if (saved > 0 && openblas_set_num_threads) openblas_set_num_threads(saved);
+#ifdef LA_HAVE_OPENBLAS_THREADS
+  if (saved > 0 && LA_HAVE_OPENBLAS_THREADS) openblas_set_num_threads(saved);
+#else
+  (void)saved;
+#endif
 }
 
-int la_workspace_ok(ptrdiff_t items, double bytes_per_thread)
+/* The number in a file such as memory.max ("max" or missing: -1), or with
+ * key, the number after "key:" in a file such as /proc/meminfo, times unit. */
+static ptrdiff_t read_number(const char *path, const char *key, ptrdiff_t unit)
 {
-  double threads = 1;
+  FILE *f = fopen(path, "r");
+  char line[256];
+  ptrdiff_t r = -1;
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f)) {
+    const size_t n = key ? strlen(key) : 0;
+    long long x;
+    if (key && (strncmp(line, key, n) != 0 || line[n] != ':')) continue;
+    if (sscanf(line + (key ? n + 1 : 0), "%lld", &x) == 1 && x >= 0 &&
+        !la_mul((ptrdiff_t)x, unit, &r))
+      r = PTRDIFF_MAX;
+    break;
+  }
+  fclose(f);
+  return r;
+}
+
+/* Room under a cgroup limit (file limit minus file used), or -1. */
+static ptrdiff_t cgroup_room(const char *limit, const char *used)
+{
+  const ptrdiff_t lim = read_number(limit, NULL, 1), cur = read_number(used, NULL, 1);
+  if (lim < 0) return -1;
+  return cur < 0 ? lim : (lim > cur ? lim - cur : 0);
+}
+
+static ptrdiff_t min_known(ptrdiff_t a, ptrdiff_t b)
+{
+  if (a < 0) return b;
+  if (b < 0) return a;
+  return a < b ? a : b;
+}
+
+ptrdiff_t la_mem_available(void)
+{
+  /* /sys/fs/cgroup is the process's own cgroup in a container (namespace);
+   * v2 has memory.max, v1 memory/memory.limit_in_bytes */
+  ptrdiff_t avail = read_number("/proc/meminfo", "MemAvailable", 1024);
+  avail = min_known(avail, cgroup_room("/sys/fs/cgroup/memory.max",
+                                       "/sys/fs/cgroup/memory.current"));
+  avail = min_known(avail, cgroup_room("/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                       "/sys/fs/cgroup/memory/memory.usage_in_bytes"));
+#if defined(_SC_PAGESIZE) && (defined(_SC_AVPHYS_PAGES) || defined(_SC_PHYS_PAGES))
+  if (avail < 0) { /* no /proc: free physical pages, else all of them */
+    ptrdiff_t pages = -1, bytes;
+#ifdef _SC_AVPHYS_PAGES
+    pages = (ptrdiff_t)sysconf(_SC_AVPHYS_PAGES);
+#else
+    pages = (ptrdiff_t)sysconf(_SC_PHYS_PAGES);
+#endif
+    if (pages > 0 && la_mul(pages, (ptrdiff_t)sysconf(_SC_PAGESIZE), &bytes)) avail = bytes;
+  }
+#endif
+  return avail;
+}
+
+int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
+{
+  ptrdiff_t threads = 1, total, avail;
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  if (items < threads) threads = items > 0 ? (double)items : 1;
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-  {
-    const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    if (phys > 0 && threads * bytes_per_thread > phys / 2) return 0;
-  }
-#endif
-  return 1;
+  if (items < threads) threads = items > 0 ? items : 1;
+  if (!la_mul(threads, bytes_per_thread, &total)) return 0;
+  avail = la_mem_available();
+  return avail < 0 || total <= avail;
 }

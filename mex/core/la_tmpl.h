@@ -1,13 +1,14 @@
 /*
- * la_tmpl.h -- type-generic names for the algorithm templates.
+ * la_tmpl.h -- type-generic names for the algorithm templates (*.tmpl.h).
  *
- * An algorithm is written once in a *_impl.h file that starts by including
- * this header and ends by including la_tmpl_end.h.  The matching .c file
- * includes the template twice, with LA_DOUBLE defined as 0 and then 1:
- *   real_t     float / double
- *   LA_FN(f)   f_s / f_d        (entry points and static helpers)
- *   LA_EXP ... the <math.h> function of that precision
- *   LA_GEMM... the CBLAS / LAPACKE routine of that precision
+ * Every algorithm is written once against these names.  la_float.c and
+ * la_double.c define LA_DOUBLE (0 or 1) and include la_all.tmpl.h, which
+ * includes this header and then every template once:
+ *   real_t       float / double
+ *   LA_FN(f)     f_s / f_d        (entry points and static helpers)
+ *   LA_EXP ...   the <math.h> function of that precision
+ *   LA_GEMM, LA_TRSM   the BLAS wrappers of la_blas.h, column-major, with
+ *                transpose / side / uplo / diag as characters ('N', 'T', ...)
  */
 #ifndef LA_DOUBLE
 #error "define LA_DOUBLE to 0 or 1 before including la_tmpl.h"
@@ -20,10 +21,8 @@
 #define LA_LOG1P log1p
 #define LA_SQRT sqrt
 #define LA_FABS fabs
-#define LA_GEMM cblas_dgemm
-#define LA_GEMV cblas_dgemv
-#define LA_TRSM cblas_dtrsm
-#define LA_TRMM cblas_dtrmm
+#define LA_GEMM la_gemm_d
+#define LA_TRSM la_trsm_d
 #else
 #define real_t float
 #define LA_FN(f) f##_s
@@ -31,8 +30,6 @@
 #define LA_LOG1P log1pf
 #define LA_SQRT sqrtf
 #define LA_FABS fabsf
-#define LA_GEMM cblas_sgemm
-#define LA_GEMV cblas_sgemv
-#define LA_TRSM cblas_strsm
-#define LA_TRMM cblas_strmm
+#define LA_GEMM la_gemm_s
+#define LA_TRSM la_trsm_s
 #endif

@@ -7,7 +7,7 @@
  *
  * What is checked, case by case (one line each, PASS / FAIL):
  *   fwd      la_recurrent_fwd_d / _s against a naive double reference written
- *            here straight from SPEC section 1 (plain loops, every transform)
+ *            here straight from docs/recurrence.md (plain loops, every transform)
  *   grad     la_recurrent_bwd_d against central finite differences (5-point
  *            stencil, random directions) of L = sum(Wo.*o) + sum(Ws.*S_T)
  *            evaluated with the reference forward, for checkpoint intervals
@@ -16,10 +16,18 @@
  *   bwd_s    la_recurrent_bwd_s against la_recurrent_bwd_d
  *   chunk    la_chunk_fwd_* / la_chunk_bwd_* against the recurrent results for
  *            chunk sizes 1, 7, 16, 64 with T not a multiple of them, plus the
- *            'Intermediates' quantities that the SPEC defines.
+ *            'Intermediates' quantities of docs/api.md.
  *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
  *   misc     NULL ht / dht / dh0 (not wanted / zero), T = 0
- * Accuracy metric (the SPEC's): ratio = rms(ref - x) / rms(ref) in double;
+ *   check    every refusal of la_problem_check, its defaults and chunk
+ *            clipping; every entry point answers LA_EARG to a bad problem
+ *   size     la_alloc refuses empty and overflowing counts; huge problems
+ *            (extents up to 2^40, sizes that overflow) give LA_ENOMEM or
+ *            LA_EARG from every entry point, touching no data
+ *   intr     an interrupt callback that fires at the n-th poll stops every
+ *            entry point with LA_EINTR (nothing leaks: ASan), and the next
+ *            call gives the same result as before, bit for bit
+ * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
  *
  * Every output buffer is filled with NaN before a call, so an element the
@@ -27,6 +35,7 @@
  * line "N passed, N failed" and exits non-zero on any failure.
  */
 #include "../core/la_core.h"
+#include "../core/la_internal.h" /* la_alloc, la_workspace_ok */
 
 #include <math.h>
 #include <stdarg.h>
@@ -171,7 +180,7 @@ static void make_problem(const tcfg *c, tprob *P)
   p->beta_sigmoid = c->bsig;
   p->allow_neg_eigval = c->neg;
   p->state_vk = c->vk;
-  p->chunk = 64;
+  p->chunk = LA_DEFAULT_CHUNK;
   GD = c->kda ? c->K : 1;
   P->nq = p->K * p->T * p->H * p->B;
   P->nv = p->V * p->T * p->HV * p->B;
@@ -241,7 +250,7 @@ static void free_grad(tgrad *G)
   memset(G, 0, sizeof *G);
 }
 
-/* ---- the naive reference (SPEC section 1, plain loops, double) -------------
+/* ---- the naive reference (docs/recurrence.md, plain loops, double) -------------
  * o, ht: outputs (ht in the state layout, may be NULL).  Optional extras for
  * the chunk intermediates: Sin (state entering each step, K x V x T x HV x B)
  * and gu (used gate, gate layout), uu (used beta, T x HV x B). */
@@ -648,7 +657,7 @@ static void test_grad(const tcfg *c, const tprob *P0)
 
 /* ---- chunked vs recurrent ------------------------------------------------------ */
 
-/* The 'Intermediates' the SPEC defines, against the reference: chunk table,
+/* The 'Intermediates' of docs/api.md, against the reference: chunk table,
  * cumulative gate G, chunk states h, v_new = delta = beta (v - S'^T k), and
  * A_raw, A, w, u related by A = (I + A_raw)^{-1} diag(beta), w = A (exp(G).*k),
  * u = A v, delta = u - w S_0 (checked through those identities).  Returns the
@@ -1037,6 +1046,214 @@ static void test_t0(const tcfg *c, const tprob *P)
     }
 }
 
+
+/* ---- la_problem_check ------------------------------------------------------ */
+
+/* A valid problem to break one field at a time. */
+static la_problem base_problem(void)
+{
+  la_problem p;
+  memset(&p, 0, sizeof p);
+  p.K = 8; p.V = 6; p.T = 100; p.H = 2; p.HV = 4; p.B = 2; p.N = 2;
+  p.kda = 1;
+  p.scale = 0.5;
+  return p;
+}
+
+static void expect_refusal(const char *what, la_problem p, const char *id)
+{
+  la_check why;
+  int rc;
+  memset(&why, 0, sizeof why);
+  rc = la_problem_check(&p, &why);
+  report(rc == LA_EARG && why.id && !strcmp(why.id, id) && why.text[0],
+         "check %-40s refused: rc=%d id=%s (%s)", what, rc, why.id ? why.id : "-", why.text);
+}
+
+static void test_problem_check(void)
+{
+  static const int64_t cu_ok[4] = {0, 5, 30, 100}, cu_start[3] = {1, 5, 100},
+                       cu_end[3] = {0, 5, 99}, cu_dec[4] = {0, 30, 30, 100};
+  la_problem p = base_problem();
+  la_check why;
+  int rc;
+
+  p = base_problem(); p.K = 0; expect_refusal("K = 0", p, "badShape");
+  p = base_problem(); p.V = -1; expect_refusal("V < 0", p, "badShape");
+  p = base_problem(); p.T = -1; expect_refusal("T < 0", p, "badShape");
+  p = base_problem(); p.H = 0; expect_refusal("H = 0", p, "badShape");
+  p = base_problem(); p.B = 0; expect_refusal("B = 0", p, "badShape");
+  p = base_problem(); p.HV = 3; expect_refusal("HV not a multiple of H", p, "badShape");
+  p = base_problem(); p.N = 3; expect_refusal("N != B without CuSeqlens", p, "badShape");
+  p = base_problem(); p.cu_seqlens = cu_ok; p.N = 3; expect_refusal("CuSeqlens with B = 2", p, "badCuSeqlens");
+  p = base_problem(); p.B = 1; p.cu_seqlens = cu_ok; p.N = 0; expect_refusal("CuSeqlens N = 0", p, "badCuSeqlens");
+  p = base_problem(); p.B = 1; p.cu_seqlens = cu_start; p.N = 2; expect_refusal("CuSeqlens not from 0", p, "badCuSeqlens");
+  p = base_problem(); p.B = 1; p.cu_seqlens = cu_end; p.N = 2; expect_refusal("CuSeqlens not to T", p, "badCuSeqlens");
+  p = base_problem(); p.B = 1; p.cu_seqlens = cu_dec; p.N = 3; expect_refusal("CuSeqlens not increasing", p, "badCuSeqlens");
+  p = base_problem(); p.K = (ptrdiff_t)1 << 40; p.V = (ptrdiff_t)1 << 21; p.T = 0;
+  expect_refusal("K V beyond addressable", p, "outOfMemory");
+  p = base_problem(); p.scale = 0; expect_refusal("Scale = 0", p, "badOption");
+  p = base_problem(); p.scale = NAN; expect_refusal("Scale NaN", p, "badOption");
+  p = base_problem(); p.scale = INFINITY; expect_refusal("Scale Inf", p, "badOption");
+  p = base_problem(); p.has_lower_bound = 1; p.lower_bound = 0; expect_refusal("LowerBound 0", p, "badOption");
+  p = base_problem(); p.has_lower_bound = 1; p.lower_bound = -INFINITY; expect_refusal("LowerBound -Inf", p, "badOption");
+  p = base_problem(); p.chunk = -1; expect_refusal("ChunkSize -1", p, "badOption");
+
+  p = base_problem();
+  rc = la_problem_check(&p, &why);
+  report(rc == LA_OK && p.chunk == LA_DEFAULT_CHUNK, "check chunk 0 becomes LA_DEFAULT_CHUNK (%ld)", (long)p.chunk);
+  p = base_problem(); p.chunk = (ptrdiff_t)1 << 31;
+  rc = la_problem_check(&p, NULL);
+  report(rc == LA_OK && p.chunk == 100, "check chunk 2^31 clipped to T = 100 (%ld)", (long)p.chunk);
+  p = base_problem(); p.B = 1; p.N = 3; p.cu_seqlens = cu_ok; p.chunk = 1000;
+  rc = la_problem_check(&p, NULL);
+  report(rc == LA_OK && p.chunk == 70, "check chunk 1000 clipped to the longest sequence 70 (%ld)", (long)p.chunk);
+  p = base_problem(); p.T = 0; p.chunk = 0;
+  rc = la_problem_check(&p, NULL);
+  report(rc == LA_OK && p.chunk == 1, "check T = 0: chunk 1 (%ld)", (long)p.chunk);
+}
+
+/* Every entry point refuses an invalid problem (HV not a multiple of H)
+ * before reading any array (all pointers NULL here). */
+static void test_entry_refusal(void)
+{
+  la_problem p = base_problem();
+  la_fwd_io fio;
+  la_bwd_io bio;
+  int rc[8];
+  p.HV = 3;
+  memset(&fio, 0, sizeof fio);
+  memset(&bio, 0, sizeof bio);
+  rc[0] = la_recurrent_fwd_s(&p, &fio); rc[1] = la_recurrent_fwd_d(&p, &fio);
+  rc[2] = la_recurrent_bwd_s(&p, &bio); rc[3] = la_recurrent_bwd_d(&p, &bio);
+  rc[4] = la_chunk_fwd_s(&p, &fio, NULL); rc[5] = la_chunk_fwd_d(&p, &fio, NULL);
+  rc[6] = la_chunk_bwd_s(&p, &bio); rc[7] = la_chunk_bwd_d(&p, &bio);
+  report(rc[0] == LA_EARG && rc[1] == LA_EARG && rc[2] == LA_EARG && rc[3] == LA_EARG &&
+         rc[4] == LA_EARG && rc[5] == LA_EARG && rc[6] == LA_EARG && rc[7] == LA_EARG,
+         "check every entry point answers LA_EARG to an invalid problem");
+}
+
+/* ---- huge sizes ------------------------------------------------------------- */
+
+/* Run the 8 entry points on p with tiny dummy arrays: the sizes must be
+ * refused before any array is read (else this crashes). */
+static void huge_case(const char *what, const la_problem *p, int want)
+{
+  double dummy[64];
+  la_fwd_io fio;
+  la_bwd_io bio;
+  int rc[8], ok = 1, i;
+  memset(dummy, 0, sizeof dummy);
+  memset(&fio, 0, sizeof fio);
+  memset(&bio, 0, sizeof bio);
+  fio.q = fio.k = fio.v = fio.g = fio.beta = dummy;
+  fio.o = dummy;
+  bio.q = bio.k = bio.v = bio.g = bio.beta = bio.dout = dummy;
+  bio.dq = bio.dk = bio.dv = bio.dg = bio.dbeta = dummy;
+  rc[0] = la_recurrent_fwd_s(p, &fio); rc[1] = la_recurrent_fwd_d(p, &fio);
+  rc[2] = la_recurrent_bwd_s(p, &bio); rc[3] = la_recurrent_bwd_d(p, &bio);
+  rc[4] = la_chunk_fwd_s(p, &fio, NULL); rc[5] = la_chunk_fwd_d(p, &fio, NULL);
+  rc[6] = la_chunk_bwd_s(p, &bio); rc[7] = la_chunk_bwd_d(p, &bio);
+  for (i = 0; i < 8; i++) ok &= rc[i] == want;
+  report(ok, "size  %-40s every entry point: %d %d %d %d %d %d %d %d (want %d)", what, rc[0],
+         rc[1], rc[2], rc[3], rc[4], rc[5], rc[6], rc[7], want);
+}
+
+static void test_sizes(void)
+{
+  la_problem p = base_problem();
+  const ptrdiff_t big = PTRDIFF_MAX / 2;
+  report(la_alloc(0, 8) == NULL && la_alloc(-5, 8) == NULL && la_alloc(big, 8) == NULL &&
+         la_alloc(PTRDIFF_MAX, 2) == NULL,
+         "size  la_alloc refuses count < 1 and overflowing byte counts");
+  report(!la_workspace_ok(1, -1) && !la_workspace_ok(4, PTRDIFF_MAX / 2) && la_workspace_ok(4, 1024),
+         "size  la_workspace_ok: overflowed and huge refused, 4 KiB fits (%ld MiB available)",
+         (long)(la_mem_available() >> 20));
+  /* issue 13: K V4 + 3K + 3V4 of the recurrent workspace; here K V fits in
+   * bytes, the workspace does not fit in memory */
+  p = base_problem(); p.K = (ptrdiff_t)1 << 31; p.V = (ptrdiff_t)1 << 20; p.T = 0;
+  p.H = p.HV = 1;
+  huge_case("K = 2^31, V = 2^20, T = 0", &p, LA_ENOMEM);
+  /* the state K x V is addressable but the chunk store of T/C states is not */
+  p = base_problem(); p.K = p.V = (ptrdiff_t)1 << 20; p.T = (ptrdiff_t)1 << 20; p.chunk = 1;
+  p.H = p.HV = 1; p.B = p.N = 1;
+  huge_case("K = V = T = 2^20, chunk 1", &p, LA_ENOMEM);
+  p = base_problem(); p.K = (ptrdiff_t)1 << 40; p.V = (ptrdiff_t)1 << 30; p.T = 0;
+  huge_case("K = 2^40, V = 2^30 (state overflows)", &p, LA_EARG);
+}
+
+/* ---- interrupts ------------------------------------------------------------- */
+
+typedef struct {
+  long polls;       /* polls so far                          */
+  long fire_at;     /* answer nonzero from this poll on; 0: never */
+} intr_ctx;
+
+static int intr_cb(void *ctx)
+{
+  intr_ctx *c = (intr_ctx *)ctx;
+  long n;
+#pragma omp atomic capture
+  n = ++c->polls;
+  return c->fire_at > 0 && n >= c->fire_at;
+}
+
+/* One path (0 recurrent, 1 chunked), fwd or bwd, one class: count the polls
+ * of a full run, interrupt at the first and at half of them, then run again
+ * and compare with the first, uninterrupted, result. */
+static void test_interrupt_path(const tcfg *c, const tprob *P, int path, int bwd, int dbl)
+{
+  la_problem p = P->p;
+  intr_ctx ic = {0, 0};
+  double *o0 = NULL, *h0 = NULL, *o1 = NULL, *h1 = NULL, r = 0;
+  tgrad G0, G1;
+  long total;
+  int rc0, rc1, rc2, rc3, k;
+  const char *wn = "-";
+  memset(&G0, 0, sizeof G0);
+  memset(&G1, 0, sizeof G1);
+  p.interrupted = intr_cb;
+  p.interrupt_ctx = &ic;
+  rc0 = bwd ? core_bwd(&p, P, &P->in, dbl, path, 3, &G0) : core_fwd(&p, P, &P->in, dbl, path, 1, &o0, &h0);
+  total = ic.polls;
+  for (k = 0, rc1 = rc2 = LA_EINTR; k < 2; k++) {
+    ic.polls = 0;
+    ic.fire_at = k == 0 ? 1 : (total + 1) / 2;
+    if (bwd) {
+      rc1 = core_bwd(&p, P, &P->in, dbl, path, 3, &G1);
+      free_grad(&G1);
+    } else {
+      rc1 = core_fwd(&p, P, &P->in, dbl, path, 1, &o1, &h1);
+      free(o1); free(h1);
+    }
+    if (rc1 != LA_EINTR) rc2 = rc1;
+  }
+  ic.polls = 0;
+  ic.fire_at = 0;
+  if (bwd) {
+    rc3 = core_bwd(&p, P, &P->in, dbl, path, 3, &G1);
+    r = grad_ratio(P, &G0, &G1, &wn);
+  } else {
+    rc3 = core_fwd(&p, P, &P->in, dbl, path, 1, &o1, &h1);
+    r = ratio(o0, o1, P->nv) + ratio(h0, h1, P->ns);
+  }
+  report(rc0 == LA_OK && total >= 2 && rc2 == LA_EINTR && rc3 == LA_OK && r == 0,
+         "intr  %-28s %s%s_%s %ld polls; interrupted at 1 and %ld: rc %d; next call rc %d, "
+         "same result (worst %s %.1e)", c->name, path ? "chunk" : "recurrent", bwd ? "_bwd" : "",
+         cls(dbl), total, (total + 1) / 2, rc2, rc3, wn, r);
+  free(o0); free(h0); free(o1); free(h1);
+  free_grad(&G0);
+  free_grad(&G1);
+}
+
+static void test_interrupt(const tcfg *c, const tprob *P)
+{
+  int path, bwd, dbl;
+  for (path = 0; path < 2; path++)
+    for (bwd = 0; bwd < 2; bwd++)
+      for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, P, path, bwd, dbl);
+}
+
 /* ---- the configurations ---------------------------------------------------------- */
 
 #define CU(...) .cu = {__VA_ARGS__}
@@ -1128,7 +1345,7 @@ int main(int argc, char **argv)
   const int nchk = (int)(sizeof chunk_cfgs / sizeof chunk_cfgs[0]);
   int i;
   if (argc > 1 && !strcmp(argv[1], "--quick")) quick = 1;
-  printf("test_core%s: core library against a naive reference (SPEC section 1)\n",
+  printf("test_core%s: core library against a naive reference (docs/recurrence.md)\n",
          quick ? " --quick" : "");
 
   for (i = 0; i < ncfg; i++) {
@@ -1177,6 +1394,20 @@ int main(int argc, char **argv)
     test_nulls(&cfgs[0], &P);
     free_problem(&P);
   }
+  {
+    /* interrupts: short chunks and checkpoint segments, so every path polls
+     * several times per item */
+    static const tcfg ic = {"kda intr varlen gik", 1, 8, 6, 60, 1, 2, 1, .ncu = 3,
+                            CU(0, 23, 60), .gik = 1, .dtb = 1, .l2 = 1, .h0 = 1};
+    tprob P;
+    make_problem(&ic, &P);
+    P.p.chunk = 8;
+    test_interrupt(&ic, &P);
+    free_problem(&P);
+  }
+  test_problem_check();
+  test_entry_refusal();
+  test_sizes();
 
   printf("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail ? 1 : 0;

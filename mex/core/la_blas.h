@@ -1,0 +1,68 @@
+/*
+ * la_blas.h -- the BLAS routines the core calls, through the Fortran
+ * interface.  Every BLAS has it (OpenBLAS, the reference BLAS, MKL, MATLAB's
+ * libmwblas), whereas CBLAS is missing from MATLAB's: so one core links
+ * against any of them.
+ *
+ * Fortran passes every argument by reference, and each CHARACTER argument
+ * adds a hidden length argument after the declared ones (gfortran passes it
+ * as size_t; a BLAS written in C ignores it).  The wrappers below pass 1.
+ *
+ * la_blas_int: the BLAS integer.  int (LP64: Debian's OpenBLAS, reference
+ * BLAS) unless LA_BLAS_ILP64 is defined (64-bit integers: MATLAB's
+ * libmwblas, OpenBLAS built with INTERFACE64).  Symbols end in an
+ * underscore unless LA_BLAS_NO_UNDERSCORE is defined (MATLAB on Windows).
+ */
+#ifndef LA_BLAS_H
+#define LA_BLAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef LA_BLAS_ILP64
+typedef int64_t la_blas_int;
+#else
+typedef int la_blas_int;
+#endif
+
+#ifdef LA_BLAS_NO_UNDERSCORE
+#define LA_BLAS_NAME(x) x
+#else
+#define LA_BLAS_NAME(x) x##_
+#endif
+
+/* C = alpha op(A) op(B) + beta C, and B = alpha op(A)^{-1} B (A triangular),
+ * for one real type T with prefix P (s, d). */
+#define LA_BLAS_DECLARE(P, T)                                                                  \
+  void LA_BLAS_NAME(P##gemm)(const char *ta, const char *tb, const la_blas_int *m,             \
+                             const la_blas_int *n, const la_blas_int *k, const T *alpha,       \
+                             const T *A, const la_blas_int *lda, const T *B,                   \
+                             const la_blas_int *ldb, const T *beta, T *C,                      \
+                             const la_blas_int *ldc, size_t len_ta, size_t len_tb);            \
+  void LA_BLAS_NAME(P##trsm)(const char *side, const char *uplo, const char *ta,               \
+                             const char *diag, const la_blas_int *m, const la_blas_int *n,     \
+                             const T *alpha, const T *A, const la_blas_int *lda, T *B,         \
+                             const la_blas_int *ldb, size_t len_side, size_t len_uplo,         \
+                             size_t len_ta, size_t len_diag);                                  \
+  static inline void la_gemm_##P(char ta, char tb, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k,      \
+                                 T alpha, const T *A, ptrdiff_t lda, const T *B, ptrdiff_t ldb,\
+                                 T beta, T *C, ptrdiff_t ldc)                                  \
+  {                                                                                            \
+    const la_blas_int M = (la_blas_int)m, N = (la_blas_int)n, Kd = (la_blas_int)k;             \
+    const la_blas_int LA = (la_blas_int)lda, LB = (la_blas_int)ldb, LC = (la_blas_int)ldc;     \
+    LA_BLAS_NAME(P##gemm)(&ta, &tb, &M, &N, &Kd, &alpha, A, &LA, B, &LB, &beta, C, &LC, 1, 1); \
+  }                                                                                            \
+  static inline void la_trsm_##P(char side, char uplo, char ta, char diag, ptrdiff_t m,        \
+                                 ptrdiff_t n, T alpha, const T *A, ptrdiff_t lda, T *B,        \
+                                 ptrdiff_t ldb)                                                \
+  {                                                                                            \
+    const la_blas_int M = (la_blas_int)m, N = (la_blas_int)n;                                  \
+    const la_blas_int LA = (la_blas_int)lda, LB = (la_blas_int)ldb;                            \
+    LA_BLAS_NAME(P##trsm)(&side, &uplo, &ta, &diag, &M, &N, &alpha, A, &LA, B, &LB, 1, 1, 1,   \
+                          1);                                                                  \
+  }
+
+LA_BLAS_DECLARE(s, float)
+LA_BLAS_DECLARE(d, double)
+
+#endif

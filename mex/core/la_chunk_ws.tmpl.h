@@ -1,0 +1,103 @@
+/*
+ * la_chunk_ws.tmpl.h -- template: the per-thread workspace of one chunk
+ * (C steps) of the chunked paths, as a table (la_ws.h).  Stored forms: a
+ * K x c (V x c) block holds one step per column; C x C matrices have
+ * leading dimension C.
+ */
+
+#define LA_CHUNK_WS(W_)                                                          \
+  W_(a, K, C, 1) W_(eG, K, C, 1) W_(eGc, K, C, 1)   /* decays (la_stage_decay)   */ \
+  W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)   /* gated q, k               */ \
+  W_(X, K, C, 1) W_(Xk, K, C, 1) W_(Y, K, C, 1)     /* sub-block scaled q, k, k */ \
+  W_(E, K, C, 1) W_(F, K, C, 1)   /* their factors exp(G_i - G_r), exp(G_r - G_j) */ \
+  W_(M, C, C, 1) W_(Araw, C, C, 1)  /* M: A_raw before the beta rows */         \
+  W_(Aqk, C, C, 1) W_(Am, C, C, 1)                                             \
+  W_(w, K, C, 1) W_(u, V, C, 1)                                                   \
+  W_(f, K, 1, 1)                                  /* running product          */
+
+typedef struct {
+  ptrdiff_t K, V, C;
+  LA_CHUNK_WS(LA_WS_FIELD)
+} LA_FN(chunk_ws);
+
+/* Point *w into buf (advanced past it) for the sizes of p. */
+static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chunk_ws) *w)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  real_t *buf = *bufp;
+  w->K = K; w->V = V; w->C = C;
+  LA_WS_CARVE_ALL(LA_CHUNK_WS, buf);
+  *bufp = buf;
+}
+
+/* The chunked forward adds the running state and v_new. */
+#define LA_CHUNK_FWD_WS(W_) W_(S, K, V, 1) W_(vnew, V, C, 1)
+
+typedef struct {
+  LA_CHUNK_FWD_WS(LA_WS_FIELD)
+} LA_FN(chunk_fwd_ws);
+
+/* The chunked backward: gradient buffers of one chunk.  dQG holds dQG then
+ * dw (dW = dQG + K c); Z = [scale dO, -dv_new], QGw = [QG, w]. */
+#define LA_CBWD_WS(W_)                                                              \
+  W_(dS, K, V, 1) W_(vnew, V, C, 1) W_(dvn, V, C, 1)                                  \
+  W_(dAqk, C, C, 1) W_(Y, C, C, 1) W_(dL, C, C, 1)                                    \
+  W_(dQG, K, C, 2) W_(Z, V, C, 2) W_(QGw, K, C, 2)                                    \
+  W_(dKC, K, C, 1) W_(dKG, K, C, 1)                                                  \
+  W_(dQr, K, C, 1) W_(dKr, K, C, 1) W_(dKc, K, C, 1) W_(tmp, K, C, 1) W_(dG, K, C, 1)   \
+  W_(dGp, K, C, 1) W_(dGc, K, C, 1) W_(rowt, K, C, 1) W_(bsum, K, C, 1) W_(pass, K, C, 1) \
+  W_(dgam, K, 1, 1) W_(e, K, 1, 1)
+
+typedef struct {
+  LA_CBWD_WS(LA_WS_FIELD)
+  real_t *dW;
+} LA_FN(cbwd_ws);
+
+/* What the backward's forward sweep keeps of every chunk (nc of them) for
+ * its reverse sweep, within O(T/C K V + T (K + V + C)): the entering state h,
+ * M and A (C x c each), w (K x c) and v_new (V x c).  The reverse sweep then
+ * only recomputes Aqk and the elementwise decays. */
+#define LA_CBWD_STORE(W_) \
+  W_(h, K, V, nc) W_(M, C, C, nc) W_(A, C, C, nc) W_(w, K, C, nc) W_(vn, V, C, nc)
+
+typedef struct {
+  LA_CBWD_STORE(LA_WS_FIELD)
+} LA_FN(cbwd_store);
+
+/* Elements per thread of each path (-1 on overflow); nc: most chunks of a
+ * sequence. */
+#define LA_CHUNK_FWD_ALL(W_) LA_CHUNK_WS(W_) LA_CHUNK_FWD_WS(W_)
+#define LA_CHUNK_BWD_ALL(W_) LA_CBWD_STORE(W_) LA_CHUNK_WS(W_) LA_CBWD_WS(W_)
+
+static ptrdiff_t LA_FN(chunk_ws_size)(const la_problem *p, int backward, ptrdiff_t nc)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  ptrdiff_t total;
+  if (backward) LA_WS_TOTAL(LA_CHUNK_BWD_ALL, &total);
+  else LA_WS_TOTAL(LA_CHUNK_FWD_ALL, &total);
+  return total;
+}
+
+static void LA_FN(chunk_fwd_carve)(const la_problem *p, real_t *buf, LA_FN(chunk_ws) *ws,
+                                   LA_FN(chunk_fwd_ws) *w)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  LA_FN(chunk_ws_carve)(p, &buf, ws);
+  LA_WS_CARVE_ALL(LA_CHUNK_FWD_WS, buf);
+}
+
+static void LA_FN(chunk_bwd_carve)(const la_problem *p, ptrdiff_t nc, real_t *buf,
+                                   LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  {
+    LA_FN(cbwd_store) *w = st;
+    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
+  }
+  LA_FN(chunk_ws_carve)(p, &buf, ws);
+  {
+    LA_FN(cbwd_ws) *w = b;
+    LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
+    w->dW = w->dQG + K * C;
+  }
+}

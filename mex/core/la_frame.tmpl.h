@@ -1,0 +1,187 @@
+/*
+ * la_frame.tmpl.h -- template: what every path (recurrent and chunked,
+ * forward and backward) does around its per-item work.
+ *
+ * Forward: la_prep_fwd makes the quantities the recurrence uses from the raw
+ * inputs through the transforms (la_transform_*.tmpl.h); an input that is
+ * not transformed is used in place (no copy).
+ *
+ * Backward: the algorithms write gradients with respect to the *used*
+ * quantities; la_bwd_end sums dq, dk over the GVA group (la_gva.tmpl.h) and
+ * chains them through the transforms' backward into gradients of the raw
+ * inputs (and of A_log, dt_bias).
+ *
+ * Work items: every path works per (sequence n, value head hv); la_item_*
+ * give the pointers to the first step of an item in every array.
+ */
+
+typedef struct {
+  const real_t *q, *k, *g, *beta; /* what the algorithm reads            */
+  real_t *own_q, *own_k, *own_g, *own_beta; /* buffers owned (or NULL)    */
+  real_t *rq, *rk;                /* 1/||q||, 1/||k|| per (t, h, b)        */
+} LA_FN(la_prep);
+
+static void LA_FN(la_prep_free)(LA_FN(la_prep) *pp)
+{
+  free(pp->own_q);
+  free(pp->own_k);
+  free(pp->own_g);
+  free(pp->own_beta);
+  free(pp->rq);
+  free(pp->rk);
+  memset(pp, 0, sizeof *pp);
+}
+
+/* Apply the transforms p asks for.  With T = 0 there is nothing to
+ * transform (and nothing is allocated).  LA_OK or LA_ENOMEM. */
+static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k, const void *g,
+                              const void *beta, const void *A_log, const void *dt_bias,
+                              LA_FN(la_prep) *pp)
+{
+  const ptrdiff_t nqk = p->K * p->T * p->H * p->B;   /* elements of q (checked) */
+  const ptrdiff_t ncol = p->T * p->H * p->B;         /* columns of q   */
+  const ptrdiff_t ngate = la_gate_dim(p) * p->T * p->HV * p->B;
+  const ptrdiff_t nsteps = p->T * p->HV * p->B;      /* elements of beta */
+  memset(pp, 0, sizeof *pp);
+  pp->q = (const real_t *)q;
+  pp->k = (const real_t *)k;
+  pp->g = (const real_t *)g;
+  pp->beta = (const real_t *)beta;
+  if (p->T == 0) return LA_OK;
+
+  if (p->qk_l2norm) {
+    pp->own_q = la_alloc(nqk, sizeof(real_t));
+    pp->own_k = la_alloc(nqk, sizeof(real_t));
+    pp->rq = la_alloc(ncol, sizeof(real_t));
+    pp->rk = la_alloc(ncol, sizeof(real_t));
+    if (!pp->own_q || !pp->own_k || !pp->rq || !pp->rk) goto nomem;
+    LA_FN(la_l2norm_fwd)(p->K, ncol, (const real_t *)q, pp->own_q, pp->rq);
+    LA_FN(la_l2norm_fwd)(p->K, ncol, (const real_t *)k, pp->own_k, pp->rk);
+    pp->q = pp->own_q;
+    pp->k = pp->own_k;
+  }
+  if (p->gate_in_kernel) {
+    if (!(pp->own_g = la_alloc(ngate, sizeof(real_t)))) goto nomem;
+    LA_FN(la_gate_fwd)(p, (const real_t *)g, (const real_t *)A_log, (const real_t *)dt_bias,
+                       pp->own_g);
+    pp->g = pp->own_g;
+  }
+  if (p->beta_sigmoid) {
+    if (!(pp->own_beta = la_alloc(nsteps, sizeof(real_t)))) goto nomem;
+    LA_FN(la_beta_fwd)(p, nsteps, (const real_t *)beta, pp->own_beta);
+    pp->beta = pp->own_beta;
+  }
+  return LA_OK;
+nomem:
+  LA_FN(la_prep_free)(pp);
+  return LA_ENOMEM;
+}
+
+/* ---- backward frame ------------------------------------------------------
+ * la_bwd_start: prepare the inputs and point dq, dk at where the per-head
+ * work writes them (per value head buffers when HV > H, see la_gva.tmpl.h).
+ * la_bwd_end: on success sum over the group and chain through the
+ * transforms; in any case free what the frame holds. */
+typedef struct {
+  LA_FN(la_prep) pp;
+  real_t *dq, *dk;               /* per value head gradients (used q, k)  */
+  int own_dqk;
+} LA_FN(la_bwd_frame);
+
+static int LA_FN(la_bwd_start)(const la_problem *p, const la_bwd_io *io, LA_FN(la_bwd_frame) *f)
+{
+  ptrdiff_t n = 0;
+  int rc;
+  memset(f, 0, sizeof *f);
+  f->dq = (real_t *)io->dq;
+  f->dk = (real_t *)io->dk;
+  if (p->HV != p->H && !la_mul4(p->K, p->T, p->HV, p->B, &n)) return LA_ENOMEM;
+  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, &f->pp);
+  if (rc || p->HV == p->H || n == 0) return rc;
+  f->dq = la_alloc(n, sizeof(real_t));
+  f->dk = la_alloc(n, sizeof(real_t));
+  f->own_dqk = 1;
+  if (!f->dq || !f->dk) {
+    free(f->dq);
+    free(f->dk);
+    LA_FN(la_prep_free)(&f->pp);
+    return LA_ENOMEM;
+  }
+  memset(f->dq, 0, sizeof(real_t) * (size_t)n);
+  memset(f->dk, 0, sizeof(real_t) * (size_t)n);
+  return LA_OK;
+}
+
+static int LA_FN(la_bwd_end)(const la_problem *p, const la_bwd_io *io, LA_FN(la_bwd_frame) *f,
+                             int status)
+{
+  real_t *dq = (real_t *)io->dq, *dk = (real_t *)io->dk;
+  if (status == LA_OK && f->own_dqk) LA_FN(la_gva_sum)(p, f->dq, f->dk, dq, dk);
+  if (f->own_dqk) {
+    free(f->dq);
+    free(f->dk);
+  }
+  if (status == LA_OK && p->qk_l2norm) {
+    const ptrdiff_t ncol = p->T * p->H * p->B;
+    LA_FN(la_l2norm_bwd)(p->K, ncol, f->pp.q, f->pp.rq, dq);
+    LA_FN(la_l2norm_bwd)(p->K, ncol, f->pp.k, f->pp.rk, dk);
+  }
+  if (status == LA_OK && p->gate_in_kernel)
+    LA_FN(la_gate_bwd)(p, (const real_t *)io->g, (const real_t *)io->A_log,
+                       (const real_t *)io->dt_bias, f->pp.g, (real_t *)io->dg,
+                       (real_t *)io->dA_log, (real_t *)io->ddt_bias);
+  if (status == LA_OK && p->beta_sigmoid)
+    LA_FN(la_beta_bwd)(p, p->T * p->HV * p->B, (const real_t *)io->beta, (real_t *)io->dbeta);
+  LA_FN(la_prep_free)(&f->pp);
+  return status;
+}
+
+/* ---- one work item ------------------------------------------------------
+ * Every path works per (sequence n, value head hv): the pointers to the first
+ * step of that item in every array (NULL where an optional array is absent).
+ * dq, dk point into the frame's per-value-head buffers (see la_bwd_start). */
+typedef struct {
+  la_seq s;
+  const real_t *q, *k, *v, *g, *beta, *h0, *dout, *dht;
+  real_t *o, *ht, *dq, *dk, *dv, *dg, *dbeta, *dh0;
+} LA_FN(la_item);
+
+static inline LA_FN(la_item) LA_FN(la_item_of)(const la_problem *p, const LA_FN(la_prep) *pp,
+                                               const void *v, const void *h0, ptrdiff_t n,
+                                               ptrdiff_t hv)
+{
+  LA_FN(la_item) it;
+  memset(&it, 0, sizeof it);
+  it.s = la_seq_of(p, n);
+  it.q = pp->q + la_off_qk(p, it.s, hv);
+  it.k = pp->k + la_off_qk(p, it.s, hv);
+  it.v = (const real_t *)v + la_off_v(p, it.s, hv);
+  it.g = pp->g + la_off_gate(p, it.s, hv);
+  it.beta = pp->beta + la_off_beta(p, it.s, hv);
+  it.h0 = h0 ? (const real_t *)h0 + la_off_state(p, n, hv) : NULL;
+  return it;
+}
+
+static inline LA_FN(la_item) LA_FN(la_item_fwd)(const la_problem *p, const LA_FN(la_prep) *pp,
+                                                const la_fwd_io *io, ptrdiff_t n, ptrdiff_t hv)
+{
+  LA_FN(la_item) it = LA_FN(la_item_of)(p, pp, io->v, io->h0, n, hv);
+  it.o = (real_t *)io->o + la_off_v(p, it.s, hv);
+  it.ht = io->ht ? (real_t *)io->ht + la_off_state(p, n, hv) : NULL;
+  return it;
+}
+
+static inline LA_FN(la_item) LA_FN(la_item_bwd)(const la_problem *p, const LA_FN(la_bwd_frame) *f,
+                                                const la_bwd_io *io, ptrdiff_t n, ptrdiff_t hv)
+{
+  LA_FN(la_item) it = LA_FN(la_item_of)(p, &f->pp, io->v, io->h0, n, hv);
+  it.dout = (const real_t *)io->dout + la_off_v(p, it.s, hv);
+  it.dht = io->dht ? (const real_t *)io->dht + la_off_state(p, n, hv) : NULL;
+  it.dq = f->dq + la_off_qk_expanded(p, it.s, hv);
+  it.dk = f->dk + la_off_qk_expanded(p, it.s, hv);
+  it.dv = (real_t *)io->dv + la_off_v(p, it.s, hv);
+  it.dg = (real_t *)io->dg + la_off_gate(p, it.s, hv);
+  it.dbeta = (real_t *)io->dbeta + la_off_beta(p, it.s, hv);
+  it.dh0 = io->dh0 ? (real_t *)io->dh0 + la_off_state(p, n, hv) : NULL;
+  return it;
+}

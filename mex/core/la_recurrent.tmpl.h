@@ -1,0 +1,207 @@
+/*
+ * la_recurrent.tmpl.h -- template: the recurrent (step by step) forward and
+ * its backpropagation through time with checkpoints, driving the steps of
+ * la_rec_step.tmpl.h over every (sequence, value head).
+ *
+ * The backward keeps the state entering every segment of C = p->chunk steps
+ * (forward sweep), then per segment from the last: recompute its C states,
+ * and step back through them.  Memory per thread: (T/C + C) states.
+ */
+
+/* Per-thread workspace: the padded state (K x V4, dS in the backward) and
+ * per-step vectors; the backward adds the checkpoints (nck states) and the
+ * states of one segment (segn).  States are kept padded everywhere. */
+#define LA_REC_STEP_WS(W_) \
+  W_(S, K, V4, 1) W_(a, K, 1, 1) W_(ak, K, 1, 1) W_(dgv, K, 1, 1) W_(vp, V4, 1, 1) W_(op, V4, 1, 1) \
+  W_(dvp, V4, 1, 1)
+#define LA_REC_BWD_WS(W_) W_(ckpt, K, V4, nck) W_(seg, K, V4, segn) LA_REC_STEP_WS(W_)
+
+typedef struct {
+  LA_REC_BWD_WS(LA_WS_FIELD)
+} LA_FN(rec_ws);
+
+/* Elements of the workspace (-1 on overflow), and its carving from buf;
+ * backward: with the checkpoints of sequences up to maxlen steps. */
+static ptrdiff_t LA_FN(rec_ws_size)(const la_problem *p, int backward, ptrdiff_t maxlen)
+{
+  const ptrdiff_t K = p->K, V4 = la_pad4(p->V), C = p->chunk;
+  const ptrdiff_t nck = (maxlen + C - 1) / C, segn = C < maxlen ? C : (maxlen > 0 ? maxlen : 1);
+  ptrdiff_t total;
+  if (backward) LA_WS_TOTAL(LA_REC_BWD_WS, &total);
+  else LA_WS_TOTAL(LA_REC_STEP_WS, &total);
+  return total;
+}
+
+static void LA_FN(rec_ws_carve)(const la_problem *p, int backward, ptrdiff_t maxlen, real_t *buf,
+                                LA_FN(rec_ws) *w)
+{
+  const ptrdiff_t K = p->K, V4 = la_pad4(p->V), C = p->chunk;
+  const ptrdiff_t nck = (maxlen + C - 1) / C, segn = C < maxlen ? C : (maxlen > 0 ? maxlen : 1);
+  memset(w, 0, sizeof *w);
+  if (backward) LA_WS_CARVE_ALL(LA_REC_BWD_WS, buf);
+  else LA_WS_CARVE_ALL(LA_REC_STEP_WS, buf);
+}
+
+/* load a state and zero its padding columns */
+static inline void LA_FN(rec_load)(const la_problem *p, const real_t *src, real_t *S)
+{
+  LA_FN(la_state_load)(p, src, S);
+  memset(S + p->K * p->V, 0, sizeof(real_t) * (size_t)(p->K * (la_pad4(p->V) - p->V)));
+}
+
+/* What the item functions of both directions need. */
+typedef struct {
+  const la_problem *p;
+  const LA_FN(la_prep) *pp;      /* forward */
+  const la_fwd_io *fio;
+  const LA_FN(la_bwd_frame) *f;  /* backward */
+  const la_bwd_io *bio;
+  ptrdiff_t maxlen;
+} LA_FN(rec_ctx);
+
+/* Forward of one (sequence, value head); polls every LA_POLL_STEPS steps. */
+static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
+{
+  const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
+  const la_problem *p = x->p;
+  const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), GD = la_gate_dim(p);
+  const real_t *q = it.q, *k = it.k, *v = it.v, *g = it.g, *beta = it.beta;
+  LA_FN(rec_ws) ws, *w = &ws;
+  ptrdiff_t t;
+
+  LA_FN(rec_ws_carve)(p, 0, 0, buf, w);
+  LA_FN(rec_load)(p, it.h0, w->S);
+  for (t = 0; t < it.s.len; t++) {
+    if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return;
+    memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
+    LA_FN(la_decay)(p, g + GD * t, w->a);
+    LA_FN(rec_step)(K, V4, w->S, w->S, w->a, k + K * t, q + K * t, w->vp, beta[t],
+                    (real_t)p->scale, w->op, w->ak);
+    memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
+  }
+  LA_FN(la_state_store)(p, w->S, it.ht);
+}
+
+int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
+{
+  LA_ENTRY_CHECK(p0, pc);
+  const la_problem *p = &pc;
+  LA_FN(la_prep) pp;
+  LA_FN(rec_ctx) x;
+  int rc;
+
+  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, &pp);
+  if (rc) return rc;
+  memset(&x, 0, sizeof x);
+  x.p = p;
+  x.pp = &pp;
+  x.fio = io;
+  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 0, 0), 1, LA_FN(rec_fwd_item), &x);
+  LA_FN(la_prep_free)(&pp);
+  return rc;
+}
+
+/* Backward, forward sweep: the state entering every segment of C steps into
+ * w->ckpt (w->seg serves as the running state).  0 if stopped. */
+static int LA_FN(rec_bwd_checkpoints)(const la_problem *p, const LA_FN(la_item) *it,
+                                      LA_FN(rec_ws) *w, int *status)
+{
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4, GD = la_gate_dim(p);
+  const ptrdiff_t C = p->chunk, nseg = (it->s.len + C - 1) / C;
+  real_t *S = w->seg; /* the segment buffer is free during the forward sweep */
+  ptrdiff_t c, t;
+
+  LA_FN(rec_load)(p, it->h0, S);
+  for (c = 0; c + 1 < nseg; c++) {
+    if (la_poll(p, status)) return 0;
+    memcpy(w->ckpt + KV * c, S, sizeof(real_t) * (size_t)KV);
+    for (t = c * C; t < (c + 1) * C; t++) {
+      memcpy(w->vp, it->v + V * t, sizeof(real_t) * (size_t)V);
+      LA_FN(la_decay)(p, it->g + GD * t, w->a);
+      LA_FN(rec_step)(K, V4, S, S, w->a, it->k + K * t, NULL, w->vp, it->beta[t],
+                      (real_t)p->scale, NULL, w->ak);
+    }
+  }
+  if (nseg > 0) memcpy(w->ckpt + KV * (nseg - 1), S, sizeof(real_t) * (size_t)KV);
+  return 1;
+}
+
+/* Backward of steps [t0, t1) (one segment): recompute its states S_{t-1}
+ * into w->seg from the checkpoint, then step back; w->S holds dS. */
+static void LA_FN(rec_bwd_segment)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t c,
+                                   ptrdiff_t t0, ptrdiff_t t1, LA_FN(rec_ws) *w)
+{
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4, GD = la_gate_dim(p);
+  const real_t scale = (real_t)p->scale;
+  real_t *seg = w->seg;
+  ptrdiff_t t, i;
+
+  memcpy(seg, w->ckpt + KV * c, sizeof(real_t) * (size_t)KV);
+  for (t = t0; t < t1 - 1; t++) { /* seg[t - t0] = S_{t-1} */
+    memcpy(w->vp, it->v + V * t, sizeof(real_t) * (size_t)V);
+    LA_FN(la_decay)(p, it->g + GD * t, w->a);
+    LA_FN(rec_step)(K, V4, seg + KV * (t - t0), seg + KV * (t - t0 + 1), w->a, it->k + K * t,
+                    NULL, w->vp, it->beta[t], scale, NULL, w->ak);
+  }
+  for (t = t1 - 1; t >= t0; t--) {
+    memcpy(w->vp, it->v + V * t, sizeof(real_t) * (size_t)V);
+    memcpy(w->op, it->dout + V * t, sizeof(real_t) * (size_t)V);
+    LA_FN(la_decay)(p, it->g + GD * t, w->a);
+    LA_FN(rec_step_bwd)(K, V4, seg + KV * (t - t0), w->S, w->a, it->k + K * t, it->q + K * t,
+                        w->vp, it->beta[t], scale, w->op, it->dq + K * t, it->dk + K * t, w->dvp,
+                        w->dgv, it->dbeta + t, w->ak);
+    memcpy(it->dv + V * t, w->dvp, sizeof(real_t) * (size_t)V);
+    if (p->kda) {
+      memcpy(it->dg + K * t, w->dgv, sizeof(real_t) * (size_t)K);
+    } else {
+      real_t sum = 0;
+      for (i = 0; i < K; i++) sum += w->dgv[i];
+      it->dg[t] = sum;
+    }
+  }
+}
+
+/* Backward of one (sequence, value head); polls once per segment. */
+static void LA_FN(rec_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
+{
+  const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
+  const la_problem *p = x->p;
+  const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, x->f, x->bio, n, hv);
+  const ptrdiff_t C = p->chunk, nseg = (it.s.len + C - 1) / C;
+  LA_FN(rec_ws) ws, *w = &ws;
+  ptrdiff_t c;
+
+  LA_FN(rec_ws_carve)(p, 1, x->maxlen, buf, w);
+  if (!LA_FN(rec_bwd_checkpoints)(p, &it, w, status)) return;
+  LA_FN(rec_load)(p, it.dht, w->S);
+  for (c = nseg - 1; c >= 0; c--) {
+    const ptrdiff_t t0 = c * C, t1 = (c + 1) * C < it.s.len ? (c + 1) * C : it.s.len;
+    if (la_poll(p, status)) return;
+    LA_FN(rec_bwd_segment)(p, &it, c, t0, t1, w);
+  }
+  LA_FN(la_state_store)(p, w->S, it.dh0);
+}
+
+int LA_FN(la_recurrent_bwd)(const la_problem *p0, const la_bwd_io *io)
+{
+  LA_ENTRY_CHECK(p0, pc);
+  const la_problem *p = &pc;
+  LA_FN(la_bwd_frame) f;
+  LA_FN(rec_ctx) x;
+  ptrdiff_t n;
+  int rc;
+
+  memset(&x, 0, sizeof x);
+  for (n = 0; n < p->N; n++) {
+    const la_seq s = la_seq_of(p, n);
+    if (s.len > x.maxlen) x.maxlen = s.len;
+  }
+  rc = LA_FN(la_bwd_start)(p, io, &f);
+  if (rc) return rc;
+  x.p = p;
+  x.f = &f;
+  x.bio = io;
+  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 1, x.maxlen), 1, LA_FN(rec_bwd_item), &x);
+  return LA_FN(la_bwd_end)(p, io, &f, rc);
+}

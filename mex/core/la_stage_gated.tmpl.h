@@ -1,0 +1,268 @@
+/*
+ * la_stage_gated.tmpl.h -- template: the gated products of one chunk and
+ * their backward (docs/chunk_forward.md, docs/stability.md):
+ *   M(i,j)   = k_i' Diag(exp(G_i - G_j)) k_j          (j < i; A_raw = Diag(beta) M)
+ *   Aqk(i,j) = scale q_i' Diag(exp(G_i - G_j)) k_j    (j <= i)
+ * The chunk is split into sub-blocks of LA_SUB rows: off the diagonal, rows
+ * of block I and columns j before it meet at the reference r = first row of
+ * I, exp(G_i - G_j) = exp(G_i - G_r) exp(G_r - G_j) with both factors <= 1,
+ * and the block is one GEMM; on the diagonal the factor is formed per pair.
+ */
+
+#define LA_SUB 16
+
+/* Scaled copies for the off-diagonal sub-blocks of block row [r, r1):
+ *   X(:,i)  = s q_i .* exp(G_i - G_r),  Xk(:,i) = k_i .* exp(G_i - G_r)  (i in [r, r1))
+ *   Y(:,j)  = k_j .* exp(G_r - G_j)                                       (j < r)
+ * and the factors themselves in E(:,i), F(:,j). */
+static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t r1,
+                                            const real_t *q, const real_t *k, real_t scale,
+                                            LA_FN(chunk_ws) *ws)
+{
+  real_t *f = ws->f;
+  ptrdiff_t i, j, x;
+  for (x = 0; x < K; x++) f[x] = 1;
+  for (i = r; i < r1; i++) {
+    if (i > r)
+      for (x = 0; x < K; x++) f[x] *= ws->a[x + K * i];
+    for (x = 0; x < K; x++) {
+      ws->E[x + K * i] = f[x];
+      ws->X[x + K * i] = scale * q[x + K * i] * f[x];
+      ws->Xk[x + K * i] = k[x + K * i] * f[x];
+    }
+  }
+  for (x = 0; x < K; x++) f[x] = 1;
+  for (j = r - 1; j >= 0; j--) {
+    for (x = 0; x < K; x++) f[x] *= ws->a[x + K * (j + 1)];
+    for (x = 0; x < K; x++) {
+      ws->F[x + K * j] = f[x];
+      ws->Y[x + K * j] = k[x + K * j] * f[x];
+    }
+  }
+}
+
+/* The gated products of one chunk: with LA_CI_WU M(i,j) = k_i' Diag(exp(G_i
+ * - G_j)) k_j (strictly lower; A_raw = Diag(beta) M) into ws->M, with
+ * LA_CI_AQK Aqk (lower with diagonal); upper parts are zeroed, entries past
+ * c untouched. */
+static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
+                                               const real_t *k, int what, LA_FN(chunk_ws) *ws)
+{
+  const ptrdiff_t K = p->K, C = ws->C;
+  const real_t scale = (real_t)p->scale;
+  const int want_q = what & LA_CI_AQK, want_k = what & LA_CI_WU;
+  real_t *M = ws->M, *Aq = ws->Aqk, *f = ws->f;
+  ptrdiff_t r, i, j, x;
+
+  for (j = 0; j < c; j++)
+    for (i = 0; i < c; i++) {
+      if (want_k) M[i + C * j] = 0;
+      if (want_q) Aq[i + C * j] = 0;
+    }
+  for (r = 0; r < c; r += LA_SUB) {
+    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
+    /* diagonal sub-block: exp(G_i - G_j) as a running product over i */
+    for (j = r; j < r1; j++) {
+      const real_t *kj = k + K * j;
+      real_t d = 0;
+      for (x = 0; x < K; x++) {
+        f[x] = kj[x];
+        d += q[x + K * j] * kj[x];
+      }
+      if (want_q) Aq[j + C * j] = scale * d;
+      for (i = j + 1; i < r1; i++) {
+        const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
+        real_t dq = 0, dk = 0;
+#pragma omp simd reduction(+ : dq, dk)
+        for (x = 0; x < K; x++) {
+          f[x] *= ai[x];
+          dq += qi[x] * f[x];
+          dk += ki[x] * f[x];
+        }
+        if (want_q) Aq[i + C * j] = scale * dq;
+        if (want_k) M[i + C * j] = dk;
+      }
+    }
+    if (r == 0) continue;
+    /* off-diagonal: rows [r, r1) against columns [0, r), one GEMM each */
+    LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
+    if (want_q)
+      LA_GEMM('T', 'N', r1 - r, r, K, 1, ws->X + K * r, K, ws->Y, K, 0, Aq + r, C);
+    if (want_k)
+      LA_GEMM('T', 'N', r1 - r, r, K, 1, ws->Xk + K * r, K, ws->Y, K, 0, M + r, C);
+  }
+}
+
+/* Backward of the gated products Aqk = scale tril(Q . K^T) and M = strict
+ * tril(K . K^T) (each pair gated by e_ij = exp(G_i - G_j)), given their
+ * cotangents dAqk and dM (ld C):
+ *   dQr(:,i) = scale sum_{j<i} dAqk(i,j) k_j .* e_ij          (q_i's gradient)
+ *   dKr(:,i) = sum_{j<i} dM(i,j) k_j .* e_ij                  (k_i as a row)
+ *   dKc(:,j) = sum_{i>j} (scale dAqk(i,j) q_i + dM(i,j) k_i) .* e_ij  (k_j as a column)
+ * The diagonal pairs (i = j, Aqk only, e_ii = 1) are left to the caller.
+ *
+ * The gate gradient.  Pair (i, j) contributes
+ *   P_ij = (scale dAqk(i,j) q_i + dM(i,j) k_i) .* k_j .* e_ij
+ * to dg_t for exactly the steps j < t <= i (the decays a_t inside e_ij).
+ * Adding P_ij to dG_i, subtracting it from dG_j and taking the reverse
+ * cumulative sum gives the same dg in exact arithmetic, but every pair that
+ * does not span t then cancels in dg_t, leaving an absolute rounding error of
+ * the size of the ungated pairs: it swamps dg_t when the gate at t is strong
+ * (and dALog, which weighs dg by the gate itself).  So P_ij is added only
+ * where it belongs, sorted by the sub-blocks (length LA_SUB) of i and j:
+ *   - same sub-block: a reverse running sum over i for each j;
+ *   - i in block I, j in an earlier block: t in I with t <= i, i.e. a
+ *     reverse running sum of the row terms within I;
+ *   - j in block J, i in a later block: t in J with t > j, a forward
+ *     exclusive running sum of the column terms within J;
+ *   - t in a block strictly between J and I: every such pair, through the
+ *     block sums of the column terms (pass).
+ * Each of these sums only adds terms that contain a_t.  Result: dGp(:,t),
+ * the final contribution of M and Aqk to dg_t (no cumulative sum needed). */
+/* Pairs inside the diagonal sub-block [r, r1). */
+static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1, const real_t *q,
+                                  const real_t *k, const real_t *dAqk, const real_t *dM,
+                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, C = ws->C;
+  const real_t scale = (real_t)p->scale;
+  real_t *e = b->e;
+  ptrdiff_t i, j, x;
+
+  /* diagonal sub-block, pair by pair with the running product e_ij */
+  for (j = r; j < r1; j++) {
+    const real_t *kj = k + K * j;
+    real_t *dkc = b->dKc + K * j;
+    for (x = 0; x < K; x++) e[x] = 1;
+    for (i = j + 1; i < r1; i++) {
+      const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
+      const real_t cq = scale * dAqk[i + C * j], cm = dM[i + C * j];
+      real_t *dqr = b->dQr + K * i, *dkr = b->dKr + K * i, *P = b->tmp + K * (i - r);
+      for (x = 0; x < K; x++) e[x] *= ai[x];
+#pragma omp simd
+      for (x = 0; x < K; x++) {
+        const real_t kje = kj[x] * e[x], ce = (cq * qi[x] + cm * ki[x]) * e[x];
+        dqr[x] += cq * kje;
+        dkr[x] += cm * kje;
+        dkc[x] += ce;
+        P[x] = ce * kj[x];
+      }
+    }
+    /* P_ij reaches dg_t for j < t <= i: reverse running sum over i */
+    for (x = 0; x < K; x++) e[x] = 0;
+    for (i = r1 - 1; i > j; i--) {
+      const real_t *P = b->tmp + K * (i - r);
+      real_t *dgp = b->dGp + K * i;
+      for (x = 0; x < K; x++) {
+        e[x] += P[x];
+        dgp[x] += e[x];
+      }
+    }
+  }
+}
+
+/* Rows [r, r1) against the columns [0, r) before them: dQr, dKr and the
+ * row terms of dGp. */
+static void LA_FN(gated_bwd_rows)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1, const real_t *q,
+                                  const real_t *k, const real_t *dAqk, const real_t *dM,
+                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, C = ws->C, nb = r1 - r;
+  const real_t scale = (real_t)p->scale;
+  real_t *e = b->e;
+  ptrdiff_t i, x;
+
+  /* off-diagonal: rows [r, r1) against columns [0, r) through the
+   * reference r: X = scale q .* E, Xk = k .* E, Y = k .* F */
+  LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
+  /* dQr(:,I) += E .* (Y dAqk(I,0:r)^T) scale;  dKr(:,I) += E .* (Y dM(I,0:r)^T);
+   * row terms rowt_i = q_i .* (dQr part) + k_i .* (dKr part) */
+  LA_GEMM('N', 'T', K, nb, r, scale, ws->Y, K, dAqk + r, C, 0, b->tmp, K);
+  for (i = 0; i < nb; i++)
+    for (x = 0; x < K; x++) {
+      const real_t d = ws->E[x + K * (r + i)] * b->tmp[x + K * i];
+      b->dQr[x + K * (r + i)] += d;
+      b->rowt[x + K * i] = q[x + K * (r + i)] * d;
+    }
+  LA_GEMM('N', 'T', K, nb, r, 1, ws->Y, K, dM + r, C, 0, b->tmp, K);
+  for (i = 0; i < nb; i++)
+    for (x = 0; x < K; x++) {
+      const real_t d = ws->E[x + K * (r + i)] * b->tmp[x + K * i];
+      b->dKr[x + K * (r + i)] += d;
+      b->rowt[x + K * i] += k[x + K * (r + i)] * d;
+    }
+  /* rows of I reach dg_t for r <= t <= i */
+  for (x = 0; x < K; x++) e[x] = 0;
+  for (i = nb - 1; i >= 0; i--)
+    for (x = 0; x < K; x++) {
+      e[x] += b->rowt[x + K * i];
+      b->dGp[x + K * (r + i)] += e[x];
+    }
+}
+
+/* Columns [0, r) against the rows [r, r1): dKc, the column terms dGc and
+ * their block sums passed to the blocks in between. */
+static void LA_FN(gated_bwd_cols)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1, const real_t *k,
+                                  const real_t *dAqk, const real_t *dM, LA_FN(chunk_ws) *ws,
+                                  LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, C = ws->C, nb = r1 - r, bi = r / LA_SUB;
+  real_t *e = b->e;
+  ptrdiff_t j, x, bb;
+
+  /* dKc(:,0:r) += F .* (X(:,I) dAqk(I,0:r) + Xk(:,I) dM(I,0:r)); column
+   * terms k_j .* (that part) into dGc, and their sums per block J (bsum) */
+  LA_GEMM('N', 'N', K, r, nb, 1, ws->X + K * r, K, dAqk + r, C, 0, b->tmp, K);
+  LA_GEMM('N', 'N', K, r, nb, 1, ws->Xk + K * r, K, dM + r, C, 1, b->tmp, K);
+  memset(b->bsum, 0, sizeof(real_t) * (size_t)(K * bi));
+  for (j = 0; j < r; j++) {
+    real_t *bs = b->bsum + K * (j / LA_SUB);
+    for (x = 0; x < K; x++) {
+      const real_t d = ws->F[x + K * j] * b->tmp[x + K * j], cj = k[x + K * j] * d;
+      b->dKc[x + K * j] += d;
+      b->dGc[x + K * j] += cj;
+      bs[x] += cj;
+    }
+  }
+  /* pairs (i in I, j in J) reach every t of the blocks strictly between */
+  for (x = 0; x < K; x++) e[x] = 0;
+  for (bb = 1; bb < bi; bb++)
+    for (x = 0; x < K; x++) {
+      e[x] += b->bsum[x + K * (bb - 1)];
+      b->pass[x + K * bb] += e[x];
+    }
+}
+
+static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
+                                  const real_t *k, const real_t *dAqk, const real_t *dM,
+                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, nblk = (c + LA_SUB - 1) / LA_SUB;
+  real_t *e = b->e;
+  ptrdiff_t r, j, x;
+
+  memset(b->dQr, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dKr, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dKc, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dGp, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->dGc, 0, sizeof(real_t) * (size_t)(K * c));
+  memset(b->pass, 0, sizeof(real_t) * (size_t)(K * nblk));
+  for (r = 0; r < c; r += LA_SUB) {
+    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
+    LA_FN(gated_bwd_diag)(p, r, r1, q, k, dAqk, dM, ws, b);
+    if (r == 0) continue;
+    LA_FN(gated_bwd_rows)(p, r, r1, q, k, dAqk, dM, ws, b);
+    LA_FN(gated_bwd_cols)(p, r, r1, k, dAqk, dM, ws, b);
+  }
+  /* columns j of block J reach dg_t for j < t within J; plus the pass sums */
+  for (r = 0; r < c; r += LA_SUB) {
+    const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
+    const real_t *ps = b->pass + K * (r / LA_SUB);
+    for (x = 0; x < K; x++) e[x] = 0;
+    for (j = r; j < r1; j++)
+      for (x = 0; x < K; x++) {
+        b->dGp[x + K * j] += e[x] + ps[x];
+        e[x] += b->dGc[x + K * j];
+      }
+  }
+}

@@ -1,0 +1,28 @@
+/*
+ * la_stage_output.tmpl.h -- template: the output of one chunk, forward and
+ * backward (docs/chunk_forward.md):
+ *   o = scale (exp(G) .* q) S + Aqk v_new     (inter + intra chunk)
+ * stored V x c: o = scale S^T QG + v_new Aqk^T.
+ */
+
+static inline void LA_FN(chunk_output)(const la_problem *p, ptrdiff_t c, const real_t *S,
+                                       const LA_FN(chunk_ws) *ws, const real_t *vnew, real_t *o)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = ws->C;
+  LA_GEMM('T', 'N', V, c, K, (real_t)p->scale, S, K, ws->QG, K, 0, o, V);
+  LA_GEMM('N', 'T', V, c, c, 1, vnew, V, ws->Aqk, C, 1, o, V);
+}
+
+/* Backward, the intra-chunk part: b->dvn = Aqk^T dO (stored dO Aqk; the
+ * state's part is added by cbwd_state) and b->dAqk = tril(dO v_new^T).  The
+ * inter-chunk part (through S and QG) is in cbwd_state. */
+static void LA_FN(cbwd_output)(const la_problem *p, ptrdiff_t c, const real_t *dO,
+                               const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t V = p->V, C = ws->C;
+  ptrdiff_t i, j;
+  LA_GEMM('N', 'N', V, c, c, 1, dO, V, ws->Aqk, C, 0, b->dvn, V);
+  LA_GEMM('T', 'N', c, c, V, 1, dO, V, b->vnew, V, 0, b->dAqk, C);
+  for (j = 1; j < c; j++)
+    for (i = 0; i < j; i++) b->dAqk[i + C * j] = 0;
+}

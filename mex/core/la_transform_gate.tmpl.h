@@ -1,0 +1,81 @@
+/*
+ * la_transform_gate.tmpl.h -- template: the GateInKernel transform, forward
+ * and backward.  From the raw gate g (GD x T x HV x B, GD = K for KDA, 1 for
+ * GDN), A_log (HV) and dt_bias (GD x HV, or NULL), with x = g + dt_bias:
+ *   g_used = -exp(A_log) softplus(x)                      (default)
+ *   g_used = lower_bound sigmoid(exp(A_log) x)            (has_lower_bound)
+ */
+
+static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real_t *al,
+                               const real_t *db, real_t *gu)
+{
+  const ptrdiff_t GD = la_gate_dim(p);
+  ptrdiff_t hv;
+#pragma omp parallel for schedule(static)
+  for (hv = 0; hv < p->HV; hv++) {
+    const real_t A = LA_EXP(al[hv]);
+    ptrdiff_t b, t, i;
+    for (b = 0; b < p->B; b++)
+      for (t = 0; t < p->T; t++) {
+        const ptrdiff_t o = GD * (t + p->T * (hv + p->HV * b));
+        for (i = 0; i < GD; i++) {
+          const real_t x = gr[o + i] + (db ? db[i + GD * hv] : 0);
+          gu[o + i] = p->has_lower_bound ? (real_t)p->lower_bound * LA_FN(la_sigmoid)(A * x)
+                                         : -A * LA_FN(la_softplus)(x);
+        }
+      }
+  }
+}
+
+/* Blocked sum for the long reductions of dA_log / dt_bias: keeps the error
+ * of a T*B-term sum in single precision near sqrt(terms) eps. */
+#define LA_RED_BLOCK 256
+
+/* Backward: dg holds dL/dg_used on entry and dL/dg (raw) on return; writes
+ * dA_log (HV) and ddt_bias (GD x HV).  gu: g_used of the forward. */
+static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real_t *al,
+                               const real_t *db, const real_t *gu, real_t *dg, real_t *dal,
+                               real_t *ddb)
+{
+  const ptrdiff_t GD = la_gate_dim(p);
+  const real_t lb = (real_t)p->lower_bound;
+  ptrdiff_t hv;
+#pragma omp parallel for schedule(static)
+  for (hv = 0; hv < p->HV; hv++) {
+    const real_t A = LA_EXP(al[hv]);
+    real_t sA = 0, bA = 0;          /* total and block partial of dA_log */
+    real_t *sb = ddb + GD * hv;     /* totals of ddt_bias                */
+    ptrdiff_t b, t, i, cnt = 0;
+    real_t *blk = la_alloc(GD, sizeof(real_t)); /* NULL: unblocked sums */
+    for (i = 0; i < GD; i++) sb[i] = 0;
+    for (i = 0; blk && i < GD; i++) blk[i] = 0;
+    for (b = 0; b < p->B; b++)
+      for (t = 0; t < p->T; t++) {
+        const ptrdiff_t o = GD * (t + p->T * (hv + p->HV * b));
+        for (i = 0; i < GD; i++) {
+          const real_t x = gr[o + i] + (db ? db[i + GD * hv] : 0);
+          const real_t d = dg[o + i];
+          real_t dx, da;
+          if (p->has_lower_bound) { /* sigmoid' = s(z) s(-z): no 1 - s cancellation */
+            const real_t ds = lb * LA_FN(la_sigmoid)(A * x) * LA_FN(la_sigmoid)(-A * x);
+            dx = d * ds * A;
+            da = d * ds * A * x;
+          } else {
+            dx = d * (-A * LA_FN(la_sigmoid)(x));
+            da = d * gu[o + i];
+          }
+          dg[o + i] = dx;
+          if (blk) blk[i] += dx; else sb[i] += dx;
+          bA += da;
+        }
+        if (++cnt == LA_RED_BLOCK) {
+          for (i = 0; blk && i < GD; i++) { sb[i] += blk[i]; blk[i] = 0; }
+          sA += bA; bA = 0; cnt = 0;
+        }
+      }
+    for (i = 0; blk && i < GD; i++) sb[i] += blk[i];
+    sA += bA;
+    dal[hv] = sA;
+    free(blk);
+  }
+}
