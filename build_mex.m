@@ -14,7 +14,8 @@
 %            reading them, so it needs no interleaved-complex accessors),
 %            linking MATLAB's own BLAS (-lmwblas) through its Fortran
 %            interface (sgemm_, strsm_, ... with 64-bit integers): the core
-%            is compiled with -DLA_BLAS_FORTRAN -DLA_BLAS_INT64.
+%            is compiled with -DLA_BLAS_ILP64 (and, on Windows, where
+%            libmwblas has no trailing underscores, -DLA_BLAS_NO_UNDERSCORE).
 %
 %   Options:
 %     OpenMP   true     compile with OpenMP (-fopenmp), the parallel loop
@@ -82,7 +83,11 @@ end
 
 function build_matlab (src, out, omp, verbose)
   [outdir, name] = fileparts (out);
-  args = [{'-R2017b', '-DLA_BLAS_FORTRAN', '-DLA_BLAS_INT64', ...
+  blas = {'-DLA_BLAS_ILP64'};
+  if (ispc ())
+    blas{end + 1} = '-DLA_BLAS_NO_UNDERSCORE';
+  end
+  args = [{'-R2017b'}, blas, { ...
            ['CFLAGS=$CFLAGS -std=c11 -fno-math-errno' omp], ...
            ['LDFLAGS=$LDFLAGS' omp], '-outdir', outdir, '-output', name}, ...
           src, {'-lmwblas'}];
