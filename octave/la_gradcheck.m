@@ -63,15 +63,16 @@
 %     tol        Tol
 %     pass       size_ok && maxerr <= tol (false for NaN)
 %
-%   Example: an output gate o .* sigmoid (z) on top of kda_recurrent
-%     sg   = @(z) 1 ./ (1 + exp (-z));
-%     fwd  = @(q, k, v, g, b, z) kda_recurrent (q, k, v, g, b) .* sg (z);
-%     % dz = dout .* o_core .* s (1 - s); the core's backward gets dout .* s
-%     bwd  = @(q, k, v, g, b, z, dout) my_gated_bwd (q, k, v, g, b, z, dout);
-%     ok = la_gradcheck (fwd, bwd, {q, k, v, g, b, z}, ...
-%                        'Names', {'q', 'k', 'v', 'g', 'beta', 'z'})
-%   (docs/gradcheck.md has the whole example.)
-%
+%   Example: a library function as it is (InitialState as an input; both
+%   outputs, o and the final state, in the loss)
+%     q = randn (8, 20);  k = randn (8, 20);  v = randn (6, 20);
+%     g = randn (20, 1) - 1;  beta = rand (20, 1);  S0 = randn (8, 6);
+%     fwd = @(q, k, v, g, beta, S0) gdn_chunk (q, k, v, g, beta, 'InitialState', S0);
+%     bwd = @(q, k, v, g, beta, S0, dout, dS) ...
+%               gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'InitialState', S0);
+%     la_gradcheck (fwd, bwd, {q, k, v, g, beta, S0}, 'NumOutputs', 2)
+%   docs/gradcheck.md checks a variant of your own: KDA with an output gate.
+
 %   See also: kda_recurrent_bwd, kda_chunk_bwd, gdn_recurrent_bwd, gdn_chunk_bwd.
 
 function [ok, tab] = la_gradcheck (fwd, bwd, inputs, varargin)
