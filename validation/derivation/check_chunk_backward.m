@@ -8,6 +8,7 @@ function res = check_chunk_backward ()
   % gdn_chunk_bwd against the plain one and against *_recurrent_bwd.
   %
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
+  drv_lib ();
   F = 'docs/chunk_backward.md';
   res = drv_row (0, '', F, 0, 0); res(1) = [];
   tol = 1e-12; tfd = 1e-7; tcore = 1e-10;
@@ -28,38 +29,38 @@ function res = check_chunk_backward ()
   dvn = a.Aqk' * D + a.KC * dS;
   fo = @(vn, Aq) ip (D, s * a.QG * S0 + Aq * vn) + ip (dS, a.gamma .* S0 + a.KC' * vn);
   res(end+1) = drv_row (35, 'dv_new = Aqk^T dO + KC dS vs finite differences', F, ...
-                        drv_ratio (drv_fd (@(z) fo (z, a.Aqk), a.v_new), dvn), tfd);
+                        la_ratio (fd_gradient (@(z) fo (z, a.Aqk), a.v_new), dvn), tfd);
   dAqk = tril (D * a.v_new');
   res(end+1) = drv_row (36, 'dAqk = tril(dO v_new^T) vs finite differences (lower part)', F, ...
-                        drv_ratio (tril (drv_fd (@(z) fo (a.v_new, z), a.Aqk)), dAqk), tfd);
+                        la_ratio (tril (fd_gradient (@(z) fo (a.v_new, z), a.Aqk)), dAqk), tfd);
 
   %% section 'state gradient': (37) dS_prev = s QG^T dO + Diag(gamma) dS - w^T dv_new
   dSp = s * a.QG' * D + a.gamma .* dS - a.w' * dvn;
   fs = @(Z) ip (D, s * a.QG * Z + a.Aqk * (a.u - a.w * Z)) + ip (dS, a.gamma .* Z + a.KC' * (a.u - a.w * Z));
   res(end+1) = drv_row (37, 'state gradient dS_prev = s QG^T dO + Diag(gamma) dS - w^T dv_new vs finite differences', F, ...
-                        drv_ratio (drv_fd (fs, S0), dSp), tfd);
+                        la_ratio (fd_gradient (fs, S0), dSp), tfd);
 
   %% section 'gated inputs of the state terms': (38)
   dQG = s * D * S0'; dKC = a.v_new * dS'; dgam = sum (dS .* S0, 2);
   f1 = @(Z) ip (D, s * Z * S0);
   f2 = @(Z) ip (dS, Z' * a.v_new);
   f3 = @(Z) ip (dS, Z .* S0);
-  r = max ([drv_ratio(drv_fd (f1, a.QG), dQG), drv_ratio(drv_fd (f2, a.KC), dKC), ...
-            drv_ratio(drv_fd (f3, a.gamma), dgam)]);
+  r = max ([la_ratio(fd_gradient (f1, a.QG), dQG), la_ratio(fd_gradient (f2, a.KC), dKC), ...
+            la_ratio(fd_gradient (f3, a.gamma), dgam)]);
   res(end+1) = drv_row (38, 'dQG = s dO S^T, dKC = v_new dS^T, dgamma = rowsum(dS .* S) vs finite differences', F, r, tfd);
 
   %% section 'delta': (39) du = dv_new, dw = -dv_new S^T
   du = dvn; dw = -dvn * S0';
   fd39 = @(uu, ww) ip (dvn, uu - ww * S0);
-  r = max (drv_ratio (drv_fd (@(z) fd39 (z, a.w), a.u), du), drv_ratio (drv_fd (@(z) fd39 (a.u, z), a.w), dw));
+  r = max (la_ratio (fd_gradient (@(z) fd39 (z, a.w), a.u), du), la_ratio (fd_gradient (@(z) fd39 (a.u, z), a.w), dw));
   res(end+1) = drv_row (39, 'du = dv_new, dw = -dv_new S^T vs finite differences', F, r, tfd);
 
   %% section 'w and u': (40) dA = dw KG^T + du V^T, dKG = A^T dw, dV = A^T du
   dA = dw * a.KG' + du * Vr';
   f40 = @(AA, KG, VV) ip (dw, AA * KG) + ip (du, AA * VV);
-  r = max ([drv_ratio(drv_fd (@(z) f40 (z, a.KG, Vr), a.A), dA), ...
-            drv_ratio(drv_fd (@(z) f40 (a.A, z, Vr), a.KG), a.A' * dw), ...
-            drv_ratio(drv_fd (@(z) f40 (a.A, a.KG, z), Vr), a.A' * du)]);
+  r = max ([la_ratio(fd_gradient (@(z) f40 (z, a.KG, Vr), a.A), dA), ...
+            la_ratio(fd_gradient (@(z) f40 (a.A, z, Vr), a.KG), a.A' * dw), ...
+            la_ratio(fd_gradient (@(z) f40 (a.A, a.KG, z), Vr), a.A' * du)]);
   res(end+1) = drv_row (40, 'dA = dw KG^T + du V^T, dKG = A^T dw, dV = A^T du vs finite differences', F, r, tfd);
 
   %% section 'triangular inverse': (41)
@@ -67,8 +68,8 @@ function res = check_chunk_backward ()
   db41 = diag (Y);
   dAraw = tril (-Y * a.A', -1);
   f41 = @(Ar, bb) ip (dA, (eye (c) + tril (Ar, -1)) \ diag (bb));
-  r = max (drv_ratio (tril (drv_fd (@(z) f41 (z, b), a.A_raw), -1), dAraw), ...
-           drv_ratio (drv_fd (@(z) f41 (a.A_raw, z), b), db41));
+  r = max (la_ratio (tril (fd_gradient (@(z) f41 (z, b), a.A_raw), -1), dAraw), ...
+           la_ratio (fd_gradient (@(z) f41 (a.A_raw, z), b), db41));
   res(end+1) = drv_row (41, ['through A = (I + A_raw)^{-1} Diag(beta): Y = L^{-T} dA, dbeta_i = Y(i,i), ' ...
                         'dA_raw = strict_lower(-Y A^T) vs finite differences'], F, r, tfd);
 
@@ -76,8 +77,8 @@ function res = check_chunk_backward ()
   db42 = sum (dAraw .* a.M, 2);
   dM = b .* dAraw;
   f42 = @(MM, bb) ip (dAraw, bb .* tril (MM, -1));
-  r = max (drv_ratio (tril (drv_fd (@(z) f42 (z, b), a.M), -1), dM), ...
-           drv_ratio (drv_fd (@(z) f42 (a.M, z), b), db42));
+  r = max (la_ratio (tril (fd_gradient (@(z) f42 (z, b), a.M), -1), dM), ...
+           la_ratio (fd_gradient (@(z) f42 (a.M, z), b), db42));
   res(end+1) = drv_row (42, 'A_raw = Diag(beta) M: dbeta_i += sum_j dA_raw(i,j) M(i,j), dM = Diag(beta) dA_raw vs finite differences', F, r, tfd);
 
   %% section 'gated product': (43) dx, dy and (44) dG, for both masks, KDA and GDN gates
@@ -89,8 +90,8 @@ function res = check_chunk_backward ()
       mask = tril (true (c), -strict);
       [dx, dy, dG] = drv_gated_bwd (x, y, G, mask, Cot);
       fp = @(xx, yy, GG) ip (Cot, drv_gated (xx, yy, GG, mask));
-      r43 = max ([r43, drv_ratio(drv_fd (@(z) fp (z, y, G), x), dx), drv_ratio(drv_fd (@(z) fp (x, z, G), y), dy)]);
-      r44 = max (r44, drv_ratio (drv_fd (@(z) fp (x, y, z), G), dG));
+      r43 = max ([r43, la_ratio(fd_gradient (@(z) fp (z, y, G), x), dx), la_ratio(fd_gradient (@(z) fp (x, z, G), y), dy)]);
+      r44 = max (r44, la_ratio (fd_gradient (@(z) fp (x, y, z), G), dG));
     end
   end
   res(end+1) = drv_row (43, 'gated product P(i,j) = sum_k x_i y_j e^{G_i - G_j}: dx, dy vs finite differences', F, r43, tfd);
@@ -104,15 +105,15 @@ function res = check_chunk_backward ()
   dQ45 = E .* dQG; dK45 = E .* dKG + Ec .* dKC;
   dG45 = a.QG .* dQG + a.KG .* dKG - a.KC .* dKC;
   dG45(c, :) = dG45(c, :) + sum (a.KC .* dKC, 1) + (a.gamma .* dgam)';
-  r = max ([drv_ratio(drv_fd (@(z) f45 (z, Kr, a.G), Q), dQ45), drv_ratio(drv_fd (@(z) f45 (Q, z, a.G), Kr), dK45), ...
-            drv_ratio(drv_fd (@(z) f45 (Q, Kr, z), a.G), dG45)]);
+  r = max ([la_ratio(fd_gradient (@(z) f45 (z, Kr, a.G), Q), dQ45), la_ratio(fd_gradient (@(z) f45 (Q, z, a.G), Kr), dK45), ...
+            la_ratio(fd_gradient (@(z) f45 (Q, Kr, z), a.G), dG45)]);
   res(end+1) = drv_row (45, 'gated inputs QG, KG, KC, gamma: dQ, dK and dG (incl. the last row G_c) vs finite differences', F, r, tfd);
 
   %% section 'cumulative gate': (46) dg_t = sum_{i >= t} dG_i
   dGr = randn (c, K); gg = randn (c, K);
   dg46 = flipud (cumsum (flipud (dGr), 1));
   res(end+1) = drv_row (46, 'G = cumsum(g): dg = reverse cumulative sum of dG vs finite differences', F, ...
-                        drv_ratio (drv_fd (@(z) ip (dGr, cumsum (z, 1)), gg), dg46), tfd);
+                        la_ratio (fd_gradient (@(z) ip (dGr, cumsum (z, 1)), gg), dg46), tfd);
 
   %% section 'cancellation-free gate gradient': (46b) with every gate at -30 the
   %% true dg is of order exp(-30); the C core's chunked dg must still match BPTT
@@ -130,7 +131,7 @@ function res = check_chunk_backward ()
       for C = [1 7 16]
         [g2{:}] = feval ([pre, '_chunk_bwd'], qc, kc, vc, gc, bc, dOc, dSc, 'InitialState', S0c, ...
                          'ChunkSize', C);
-        r = max (r, drv_ratio (g1{4}, g2{4}));
+        r = max (r, la_ratio (g1{4}, g2{4}));
       end
     end
     res(end+1) = drv_row (46, '(46b) strong gates (g = -30): chunked dg vs recurrent dg, KDA and GDN, C = 1, 7, 16', ...
@@ -149,7 +150,7 @@ function res = check_chunk_backward ()
     r = 0;
     for i = 1:6
       f = @(z) chunk_loss (setarg (args, i, z), e.s, 4, dO, dST);
-      r = max (r, drv_ratio (drv_fd (f, args{i}), gr{i}));
+      r = max (r, la_ratio (fd_gradient (f, args{i}), gr{i}));
     end
     res(end+1) = drv_row (47, sprintf ('chunked backward (%s, T = 11, C = 4): dq dk dv dg dbeta dS0 vs finite differences', ...
                           pick (gdn, 'GDN', 'KDA')), F, r, tfd);
@@ -162,11 +163,11 @@ function res = check_chunk_backward ()
       e = drv_data (4, 3, T, gdn, -3, 80 + T + gdn);
       dO = randn (3, T); dST = randn (4, 3);
       g1 = cell (1, 6); g2 = g1;
-      [g1{:}] = drv_rec_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, T);
+      [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, T);
       for C = [1 2 3 5 8 16]
         [g2{:}] = drv_chunk_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, C, dO, dST);
         for i = 1:6
-          r = max (r, drv_ratio (g1{i}, g2{i}));
+          r = max (r, la_ratio (g1{i}, g2{i}));
         end
       end
     end
@@ -179,14 +180,14 @@ function res = check_chunk_backward ()
       dO = randn (4, 41); dST = randn (5, 4);
       pre = pick (gdn, 'gdn', 'kda');
       g1 = cell (1, 6); g2 = g1; g3 = g1;
-      [g1{:}] = drv_rec_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
+      [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
       [g3{:}] = feval ([pre, '_recurrent_bwd'], e.q, e.k, e.v, e.g(:, :), e.beta(:), dO, dST, 'InitialState', e.S0);
       for C = [1 4 16 20 41 64]
         [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, e.g(:, :), e.beta(:), dO, dST, ...
                          'InitialState', e.S0, 'ChunkSize', C);
         for i = 1:6
-          r1 = max (r1, drv_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));
-          r2 = max (r2, drv_ratio (g3{i}, g2{i}));
+          r1 = max (r1, la_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));
+          r2 = max (r2, la_ratio (g3{i}, g2{i}));
         end
       end
     end
@@ -205,7 +206,7 @@ function res = check_chunk_backward ()
     [c2{:}] = kda_recurrent_bwd (q, k, v, g, beta, dO, dST, opts{:});
     r = 0;
     for i = 1:8
-      r = max (r, drv_ratio (c2{i}, c1{i}));
+      r = max (r, la_ratio (c2{i}, c1{i}));
     end
     res(end+1) = drv_row (48, 'kda_chunk_bwd vs kda_recurrent_bwd with all transforms, GVA, CuSeqlens (all 8 outputs)', F, r, tcore);
   else

@@ -1,10 +1,11 @@
 function res = check_flops ()
   % res = check_flops (): the flop formulas (55)-(58) of docs/flops.md against
-  % tallies.  The recurrent counts are tallied by walking the loop nests of
-  % the C core (mex/core/la_recurrent_impl.h) statement by statement and
-  % counting every + and * they execute; the chunked counts by walking the
-  % chunk structure (forward sweep, reverse sweep, last chunk shorter) and
-  % adding the nominal cost of every matrix product of the derivation.
+  % tallies.  The tallies walk Octave transcriptions, made by hand, of the
+  % loop nests of the C core (mex/core/la_recurrent_impl.h; the chunk
+  % structure of the chunked paths, with the nominal cost of every matrix
+  % product of the derivation): they check the algebra of the closed forms
+  % against those transcriptions, not the C code itself, which no change
+  % can make them notice (an instrumented build is what can).
   % Residual: |tally - formula| / formula (bound 0 for integer counts,
   % 1e-14 where c^3/3 terms make them fractional).
   %
@@ -26,9 +27,9 @@ function res = check_flops ()
     r6 = max (r6, rel (cfa - cf, sum_cubes (T, C) / 3));
     r7 = max (r7, rel (tally_chunk_bwd (T, C, K, V), flops_model ('chunk_bwd', T, C, K, V)));
   end
-  res(end+1) = drv_row (55, 'recurrent forward: loop tally vs T V (7K + 3) + T K', F, r1, 0);
+  res(end+1) = drv_row (55, 'recurrent forward: tally of the transcribed loops vs T V (7K + 3) + T K', F, r1, 0);
   res(end+1) = drv_row (55, 'recurrent forward: loop tally of the K V terms vs 7 T K V', F, r2, 0);
-  res(end+1) = drv_row (56, 'recurrent backward with checkpoints: loop tally vs T V (20K + 10) + 3 T K + R (V (5K + 2) + K)', F, r3, 0);
+  res(end+1) = drv_row (56, 'recurrent backward with checkpoints: tally of the transcribed loops vs T V (20K + 10) + 3 T K + R (V (5K + 2) + K)', F, r3, 0);
   res(end+1) = drv_row (56, 'recurrent backward: K V terms vs 20 T K V + 5 K V R, R = 2T - c_last - NC', F, r4, 0);
   res(end+1) = drv_row (57, 'chunked forward: tally over chunks vs 6 T K V + (3K + 2V) sum c^2 + sum c^3 / 3', F, r5, 1e-14);
   res(end+1) = drv_row (57, 'chunked forward: the explicit A costs sum c^3 / 3', F, r6, 1e-14);

@@ -7,6 +7,7 @@ function res = check_recurrence ()
   % are skipped when they are not built.
   %
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
+  drv_lib ();
   F = 'docs/recurrence.md';
   res = drv_row (0, '', F, 0, 0); res(1) = [];
   tol = 1e-12;     % identities evaluated in double
@@ -19,10 +20,10 @@ function res = check_recurrence ()
 
   %% section 'definition': (1) the KDA step
   d = drv_data (K, V, T, false, -3, 11);
-  [o, S, st] = drv_rec_fwd (d.q, d.k, d.v, d.g, d.beta, d.S0, d.s);
+  [o, S, st] = ref_recurrence (d.q, d.k, d.v, d.g, d.beta, d.S0, d.s);
   [o2, S2] = loops_fwd (d.q, d.k, d.v, d.g, d.beta, d.S0, d.s);
   res(end+1) = drv_row (1, 'KDA step: matrix form vs entry-wise loops (o, S_T)', F, ...
-                        max (drv_ratio (o2, o), drv_ratio (S2, S)), tol);
+                        max (la_ratio (o2, o), la_ratio (S2, S)), tol);
   if (have_rec)
     H = 2; B = 2;
     dd = arrayfun (@(i) drv_data (K, V, T, false, -3, 20 + i), 1:H * B);
@@ -30,8 +31,8 @@ function res = check_recurrence ()
     [oc, Sc] = kda_recurrent (q, k, v, g, beta, 'InitialState', S0);
     r = 0;
     for i = 1:H * B
-      [op, Sp] = drv_rec_fwd (dd(i).q, dd(i).k, dd(i).v, dd(i).g, dd(i).beta, dd(i).S0, dd(i).s);
-      r = max ([r, drv_ratio(op, oc(:, :, i)), drv_ratio(Sp, Sc(:, :, i))]);
+      [op, Sp] = ref_recurrence (dd(i).q, dd(i).k, dd(i).v, dd(i).g, dd(i).beta, dd(i).S0, dd(i).s);
+      r = max ([r, la_ratio(op, oc(:, :, i)), la_ratio(Sp, Sc(:, :, i))]);
     end
     res(end+1) = drv_row (1, 'KDA step: plain recurrence vs kda_recurrent (C core), H = B = 2', F, r, tcore);
   else
@@ -39,48 +40,54 @@ function res = check_recurrence ()
   end
 
   %% section 'GDN': (2) scalar gate = KDA with the gate repeated over K
+  % the GDN step written on its own, with the scalar decay outside:
+  % S_t = a_t (I - beta_t k_t k_t^T) S_{t-1} + beta_t k_t v_t^T
   dg1 = drv_data (K, V, T, true, -3, 12);
-  [og, Sg] = drv_rec_fwd (dg1.q, dg1.k, dg1.v, dg1.g, dg1.beta, dg1.S0, dg1.s);
-  [ok_, Sk] = drv_rec_fwd (dg1.q, dg1.k, dg1.v, repmat (dg1.g, K, 1), dg1.beta, dg1.S0, dg1.s);
-  res(end+1) = drv_row (2, 'GDN step = KDA step with g_t repeated over K', F, ...
-                        max (drv_ratio (ok_, og), drv_ratio (Sk, Sg)), tol);
+  [og, Sg] = gdn_scalar_form (dg1.q, dg1.k, dg1.v, dg1.g, dg1.beta, dg1.S0, dg1.s);
+  [ok_, Sk] = ref_recurrence (dg1.q, dg1.k, dg1.v, repmat (dg1.g, K, 1), dg1.beta, dg1.S0, dg1.s);
+  res(end+1) = drv_row (2, ['GDN in scalar form a_t (I - beta_t k_t k_t^T) S_{t-1} + beta_t k_t v_t^T ' ...
+                        'vs the KDA reference with g_t repeated over K'], F, ...
+                        max (la_ratio (ok_, og), la_ratio (Sk, Sg)), tol);
   if (have_rec)
     [oc, Sc] = gdn_recurrent (dg1.q, dg1.k, dg1.v, dg1.g(:), dg1.beta(:), 'InitialState', dg1.S0);
     res(end+1) = drv_row (2, 'GDN: plain recurrence vs gdn_recurrent (C core)', F, ...
-                          max (drv_ratio (og, oc), drv_ratio (Sg, Sc)), tcore);
+                          max (la_ratio (og, oc), la_ratio (Sg, Sc)), tcore);
   else
     res(end+1) = drv_skip (2, 'GDN: plain recurrence vs gdn_recurrent (C core)', F, tcore, why);
   end
 
   %% section 'transition form': (3) S_t = (I - beta k k^T) Diag(a) S_{t-1} + beta k v^T
   S = d.S0; r = 0;
+  S3 = zeros (K, V, T);                   % the states of this form, for (12)
   for t = 1:T
     kt = d.k(:, t);
     S = (eye (K) - d.beta(t) * (kt * kt')) * diag (exp (d.g(:, t))) * S + d.beta(t) * kt * d.v(:, t)';
-    r = max (r, drv_ratio (st.S(:, :, t), S));
+    S3(:, :, t) = S;
+    r = max (r, la_ratio (st.S(:, :, t), S));
   end
   res(end+1) = drv_row (3, 'transition-matrix form vs the step (1), all S_t', F, r, tol);
 
   %% section 'GVA': (4) value head j reads qk head floor((j-1)/(HV/H))+1
   if (have_rec && have_bwd)
-    H = 2; HV = 6; G = HV / H;
+    H = 2; HV = 6;
     rand ('state', 4); randn ('state', 4);
     q = randn (K, T, H); k = randn (K, T, H); v = randn (V, T, HV);
     g = -rand (K, T, HV); beta = rand (T, HV); dO = randn (V, T, HV);
     o = kda_recurrent (q, k, v, g, beta);
     [dq, dk] = kda_recurrent_bwd (q, k, v, g, beta, dO, []);
     r1 = 0; dqp = zeros (K, T, H); dkp = zeros (K, T, H);
+    map = ref_head_map (H, HV);
     for j = 1:HV
-      h = floor ((j - 1) / G) + 1;
-      op = drv_rec_fwd (q(:, :, h), k(:, :, h), v(:, :, j), g(:, :, j), beta(:, j)', zeros (K, V), 1 / sqrt (K));
-      r1 = max (r1, drv_ratio (op, o(:, :, j)));
-      [a1, a2] = drv_rec_bwd (q(:, :, h), k(:, :, h), v(:, :, j), g(:, :, j), beta(:, j)', ...
+      h = map(j);
+      op = ref_recurrence (q(:, :, h), k(:, :, h), v(:, :, j), g(:, :, j), beta(:, j)', zeros (K, V), 1 / sqrt (K));
+      r1 = max (r1, la_ratio (op, o(:, :, j)));
+      [a1, a2] = ref_recurrence_bwd (q(:, :, h), k(:, :, h), v(:, :, j), g(:, :, j), beta(:, j)', ...
                               zeros (K, V), 1 / sqrt (K), dO(:, :, j), []);
       dqp(:, :, h) = dqp(:, :, h) + a1; dkp(:, :, h) = dkp(:, :, h) + a2;
     end
     res(end+1) = drv_row (4, 'GVA head map: kda_recurrent (H = 2, HV = 6) vs plain per value head', F, r1, tcore);
     res(end+1) = drv_row (4, 'GVA: dq, dk of kda_recurrent_bwd = sum over the group of plain per-head gradients', ...
-                          F, max (drv_ratio (dqp, dq), drv_ratio (dkp, dk)), tcore);
+                          F, max (la_ratio (dqp, dq), la_ratio (dkp, dk)), tcore);
   else
     res(end+1) = drv_skip (4, 'GVA head map and group sum of dq, dk (C core)', F, tcore, why);
   end
@@ -95,8 +102,8 @@ function res = check_recurrence ()
     r = 0;
     for n = 1:N
       ix = cu(n) + 1:cu(n + 1);
-      [op, Sp] = drv_rec_fwd (q(:, ix), k(:, ix), v(:, ix), g(:, ix), beta(ix)', S0(:, :, 1, n), 1 / sqrt (K));
-      r = max ([r, drv_ratio(op, oc(:, ix)), drv_ratio(Sp, Sc(:, :, 1, n))]);
+      [op, Sp] = ref_recurrence (q(:, ix), k(:, ix), v(:, ix), g(:, ix), beta(ix)', S0(:, :, 1, n), 1 / sqrt (K));
+      r = max ([r, la_ratio(op, oc(:, ix)), la_ratio(Sp, Sc(:, :, 1, n))]);
     end
     res(end+1) = drv_row (5, 'CuSeqlens [0 3 4 11 14] vs four separate plain sequences', F, r, tcore);
   else
@@ -106,11 +113,11 @@ function res = check_recurrence ()
   %% section 'transforms': (6) L2 norm, (7) softplus, (8) sigmoid, (9)-(10) gate, (11) beta
   rand ('state', 6); randn ('state', 6);
   x = randn (K, 3); dy = randn (K, 3);
-  [y, rn] = l2n (x);
-  dx = l2n_bwd (y, rn, dy);
-  dfd = drv_fd (@(z) sum (sum (dy .* l2n (z))), x);
+  [~, back] = ref_l2norm (x);
+  dx = back (dy);
+  dfd = fd_gradient (@(z) sum (sum (dy .* ref_l2norm (z))), x);
   res(end+1) = drv_row (6, 'L2 norm backward dx = (dy - y (y.dy)) / ||x|| vs finite differences', F, ...
-                        drv_ratio (dfd, dx), tfd);
+                        la_ratio (dfd, dx), tfd);
   if (have_bwd)
     % decided semantics: an all-zero column stays zero and gets zero gradient
     rand ('state', 9); randn ('state', 9);
@@ -124,35 +131,36 @@ function res = check_recurrence ()
   end
 
   xs = linspace (-30, 30, 601);
-  r = max (abs (softplus (xs) - log1p (exp (xs))) ./ log1p (exp (xs)));
-  big = softplus ([-1e4 1e4 -800 800]);
+  r = max (abs (ref_softplus (xs) - log1p (exp (xs))) ./ log1p (exp (xs)));
+  big = ref_softplus ([-1e4 1e4 -800 800]);
   r = max ([r, abs(big(2) - 1e4) / 1e4, abs(big(4) - 800) / 800, double(big(1) ~= 0), ...
             double(~ all (isfinite (big)))]);
   res(end+1) = drv_row (7, 'softplus = max(x,0) + log1p(exp(-|x|)): vs log1p(exp(x)), finite at +-1e4', F, r, 4 * eps);
   ref = 1 ./ (1 + exp (-xs));
-  sg = sigm ([xs, -1e4, 1e4, -800, 800]);
+  sg = ref_sigmoid ([xs, -1e4, 1e4, -800, 800]);
   r = max ([abs(sg(1:numel (xs)) - ref) ./ ref, double(~ all (isfinite (sg))), abs(sg(end-2) - 1), ...
             abs(sg(end) - 1), sg(end-3)]);
   res(end+1) = drv_row (8, 'overflow-free sigmoid: vs 1/(1+exp(-x)), finite at +-1e4', F, r, 4 * eps);
 
   graw = randn (K, 4); alog = 0.3; dtb = randn (K, 1); dgu = randn (K, 4);
-  for lb = [0, -5]
-    [dgr, dal, ddt] = gate_bwd (graw, alog, dtb, lb, dgu);
-    f1 = @(z) sum (sum (dgu .* gate (z, alog, dtb, lb)));
-    f2 = @(z) sum (sum (dgu .* gate (graw, z, dtb, lb)));
-    f3 = @(z) sum (sum (dgu .* gate (graw, alog, z, lb)));
-    r = max ([drv_ratio(drv_fd (f1, graw), dgr), drv_ratio(drv_fd (f2, alog), dal), ...
-              drv_ratio(drv_fd (f3, dtb), ddt)]);
-    if (lb == 0)
+  for lb = {[], -5}
+    [~, back] = ref_gate ('kda', graw, alog, dtb, lb{1});
+    [dgr, dal, ddt] = back (dgu);
+    f1 = @(z) sum (sum (dgu .* ref_gate ('kda', z, alog, dtb, lb{1})));
+    f2 = @(z) sum (sum (dgu .* ref_gate ('kda', graw, z, dtb, lb{1})));
+    f3 = @(z) sum (sum (dgu .* ref_gate ('kda', graw, alog, z, lb{1})));
+    r = max ([la_ratio(fd_gradient (f1, graw), dgr), la_ratio(fd_gradient (f2, alog), dal), ...
+              la_ratio(fd_gradient (f3, dtb), ddt)]);
+    if (isempty (lb{1}))
       res(end+1) = drv_row (9, 'gate -exp(ALog) softplus(g + DtBias): dg, dALog, dDtBias vs finite differences', F, r, tfd);
     else
       res(end+1) = drv_row (10, 'gate lb sigmoid(exp(ALog)(g + DtBias)), lb = -5: dg, dALog, dDtBias vs finite differences', F, r, tfd);
     end
   end
   braw = randn (1, 6); dbu = randn (1, 6); r = 0;
-  for f = [1 2]
-    db = dbu .* f .* sigm (braw) .* (1 - sigm (braw));
-    r = max (r, drv_ratio (drv_fd (@(z) sum (dbu .* f .* sigm (z)), braw), db));
+  for neg = [false true]
+    [~, back] = ref_beta (braw, neg);
+    r = max (r, la_ratio (fd_gradient (@(z) sum (dbu .* ref_beta (z, neg)), braw), back (dbu)));
   end
   res(end+1) = drv_row (11, 'beta = f sigmoid(b), f = 1, 2: db = dbeta f s (1 - s) vs finite differences', F, r, tfd);
 
@@ -172,19 +180,19 @@ function res = check_recurrence ()
       end
       fe = lb ~= 0;
       [oc, Sc] = kda_recurrent (q, k, v, graw, braw, opts{:});
-      [op, Sp] = tf_fwd (q, k, v, graw, braw, alog, dtb, S0, lb, 1 + fe);
+      [op, Sp] = ref_forward ('kda', q, k, v, graw, braw, opts{:});
       res(end+1) = drv_row (9 + fe, sprintf (['kda_recurrent with UseQKL2Norm, GateInKernel%s, BetaSigmoid%s ' ...
                             '(C core) vs plain transforms + recurrence'], ...
                             pick (fe, ' + LowerBound', ''), pick (fe, ' + AllowNegEigval', '')), ...
-                            F, max (drv_ratio (op, oc), drv_ratio (Sp, Sc)), tcore);
+                            F, max (la_ratio (op, oc), la_ratio (Sp, Sc)), tcore);
       out = cell (1, 8);
       [out{:}] = kda_recurrent_bwd (q, k, v, graw, braw, dO, dST, opts{:});
       args = {q, k, v, graw, braw, alog, dtb, S0};
       r = 0;
       for a = 1:8
         ia = [1 2 3 4 5 8 6 7];            % output order dq dk dv dg dbeta dS0 dALog dDtBias
-        f = @(z) tf_loss (setarg (args, ia(a), z), lb, 1 + fe, dO, dST);
-        r = max (r, drv_ratio (drv_fd (f, args{ia(a)}), out{a}));
+        f = @(z) tf_loss (setarg (args, ia(a), z), opts, dO, dST);
+        r = max (r, la_ratio (fd_gradient (f, args{ia(a)}), out{a}));
       end
       res(end+1) = drv_row (9 + fe, ['kda_recurrent_bwd (C core) through all transforms: ' ...
                             'all 8 gradients vs finite differences'], F, r, 1e-6);
@@ -194,14 +202,16 @@ function res = check_recurrence ()
   end
 
   %% section 'residual form': (12) S_t - S'_t = k_t u_t^T, u_t = beta_t (v_t - S'_t^T k_t)
+  % the states of the transition form (3) against the deltas u_t of the
+  % reference recurrence: two independent computations
   r = 0; S = d.S0;
   for t = 1:T
     Sp = diag (exp (d.g(:, t))) * S;
-    u = d.beta(t) * (d.v(:, t) - Sp' * d.k(:, t));
-    r = max (r, drv_ratio (st.S(:, :, t) - Sp, d.k(:, t) * u'));
-    S = st.S(:, :, t);
+    r = max (r, la_ratio (S3(:, :, t) - Sp, d.k(:, t) * st.u(:, t)'));
+    S = S3(:, :, t);
   end
-  res(end+1) = drv_row (12, 'delta form: S_t - S''_t = k_t u_t^T with u_t = beta_t (v_t - p_t)', F, r, tol);
+  res(end+1) = drv_row (12, ['delta form: S_t - S''_t of the transition form (3) = k_t u_t^T ' ...
+                        'with the deltas u_t = beta_t (v_t - p_t) of the reference'], F, r, tol);
 
   %% section 'BPTT step': (13)-(18), one reverse step against finite differences
   for gdn = [false true]
@@ -222,21 +232,21 @@ function res = check_recurrence ()
     tag = pick (gdn, 'GDN', 'KDA');
     if (~ gdn)
       res(end+1) = drv_row (13, 'BPTT step: dq = s S_t do (with dS += s q do^T) vs finite differences', F, ...
-                            drv_ratio (drv_fd (@(z) Lf (z, e.k, e.v, e.g, e.beta, Sprev), e.q), dq), tfd);
+                            la_ratio (fd_gradient (@(z) Lf (z, e.k, e.v, e.g, e.beta, Sprev), e.q), dq), tfd);
       res(end+1) = drv_row (14, 'BPTT step: dk = dS u + S'' dp, du = dS^T k vs finite differences', F, ...
-                            drv_ratio (drv_fd (@(z) Lf (e.q, z, e.v, e.g, e.beta, Sprev), e.k), dk), tfd);
-      r = max (drv_ratio (drv_fd (@(z) Lf (e.q, e.k, z, e.g, e.beta, Sprev), e.v), dv), ...
-               drv_ratio (drv_fd (@(z) Lf (e.q, e.k, e.v, e.g, z, Sprev), e.beta), dbeta));
+                            la_ratio (fd_gradient (@(z) Lf (e.q, z, e.v, e.g, e.beta, Sprev), e.k), dk), tfd);
+      r = max (la_ratio (fd_gradient (@(z) Lf (e.q, e.k, z, e.g, e.beta, Sprev), e.v), dv), ...
+               la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, e.g, z, Sprev), e.beta), dbeta));
       res(end+1) = drv_row (15, 'BPTT step: dbeta = du.(v - p), dv = beta du vs finite differences', F, r, tfd);
       fsp = @(z) sp_loss (z, e.q, e.k, e.v, e.beta, e.s, dOt, dSt);
       res(end+1) = drv_row (16, 'BPTT step: dS'' = dS + k dp^T vs finite differences in S''', F, ...
-                            drv_ratio (drv_fd (fsp, Sp), dSp), tfd);
+                            la_ratio (fd_gradient (fsp, Sp), dSp), tfd);
       res(end+1) = drv_row (18, 'BPTT step: dS_{t-1} = Diag(a) dS'' vs finite differences', F, ...
-                            drv_ratio (drv_fd (@(z) Lf (e.q, e.k, e.v, e.g, e.beta, z), Sprev), dSprev), tfd);
+                            la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, e.g, e.beta, z), Sprev), dSprev), tfd);
     end
     res(end+1) = drv_row (17, sprintf ('BPTT step (%s): dg = sum_j dS''(:,j) .* S''(:,j)%s vs finite differences', ...
                           tag, pick (gdn, ' summed over k', '')), F, ...
-                          drv_ratio (drv_fd (@(z) Lf (e.q, e.k, e.v, z, e.beta, Sprev), e.g), dgk), tfd);
+                          la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, z, e.beta, Sprev), e.g), dgk), tfd);
   end
 
   %% section 'BPTT': (19) the whole backward vs finite differences, and vs the C core
@@ -244,12 +254,12 @@ function res = check_recurrence ()
     e = drv_data (4, 3, 8, gdn, -2, 15 + gdn);
     dO = randn (3, 8); dST = randn (4, 3);
     g = cell (1, 6);
-    [g{:}] = drv_rec_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 3);
+    [g{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 3);
     args = {e.q, e.k, e.v, e.g, e.beta, e.S0};
     r = 0;
     for a = 1:6
       f = @(z) full_loss (setarg (args, a, z), e.s, dO, dST);
-      r = max (r, drv_ratio (drv_fd (f, args{a}), g{a}));
+      r = max (r, la_ratio (fd_gradient (f, args{a}), g{a}));
     end
     res(end+1) = drv_row (19, sprintf ('BPTT (%s, T = 8): dq dk dv dg dbeta dS0 vs finite differences', ...
                           pick (gdn, 'GDN', 'KDA')), F, r, tfd);
@@ -264,7 +274,7 @@ function res = check_recurrence ()
       end
       r = 0;
       for a = 1:6
-        r = max (r, drv_ratio (g{a}, c{a}));
+        r = max (r, la_ratio (g{a}, c{a}));
       end
       res(end+1) = drv_row (19, sprintf ('BPTT (%s): plain vs %s_recurrent_bwd (C core)', ...
                             pick (gdn, 'GDN', 'KDA'), pick (gdn, 'gdn', 'kda')), F, r, tcore);
@@ -277,19 +287,20 @@ function res = check_recurrence ()
   e = drv_data (4, 3, 23, false, -1, 17);
   dO = randn (3, 23); dST = randn (4, 3);
   ref = cell (1, 6);
-  [ref{:}] = drv_rec_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 23);
+  [ref{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 23);
   r = 0; rm = 0;
   for C = [1 2 5 7 23 40]
     g = cell (1, 7);
-    [g{:}] = drv_rec_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, C);
+    [g{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, C);
     for a = 1:6
-      r = max (r, drv_ratio (ref{a}, g{a}));
+      r = max (r, la_ratio (ref{a}, g{a}));
     end
     Ce = min (C, 23);
     rm = max (rm, abs (g{7} - (ceil (23 / Ce) + Ce)));
   end
   res(end+1) = drv_row (20, 'checkpointed BPTT, C = 1, 2, 5, 7, 23, 40 vs keeping every state (T = 23)', F, r, tol);
-  res(end+1) = drv_row (20, 'states held at the peak = ceil(T/C) + min(C, T) (absolute difference)', F, rm, 0);
+  res(end+1) = drv_row (20, ['states written and held at the peak, counted in the plain BPTT, ' ...
+                        '= ceil(T/C) + min(C, T) (absolute difference)'], F, rm, 0);
   if (have_bwd)
     rand ('state', 8); randn ('state', 8);
     q = randn (K, 30); k = randn (K, 30); v = randn (V, 30); g = -rand (K, 30); beta = rand (30, 1);
@@ -300,7 +311,7 @@ function res = check_recurrence ()
     for C = [1 4 7 64]
       [c2{:}] = kda_recurrent_bwd (q, k, v, g, beta, dO, [], 'ChunkSize', C);
       for a = 1:6
-        r = max (r, drv_ratio (c1{a}, c2{a}));
+        r = max (r, la_ratio (c1{a}, c2{a}));
       end
     end
     res(end+1) = drv_row (20, 'kda_recurrent_bwd (C core): ChunkSize 1, 4, 7, 64 vs 30 (T = 30)', F, r, tcore);
@@ -364,68 +375,27 @@ function L = sp_loss (Sp, q, k, v, beta, s, dOt, dSt)
 end
 
 function L = full_loss (a, s, dO, dST)
-  [o, S] = drv_rec_fwd (a{:}, s);
+  [o, S] = ref_recurrence (a{:}, s);
   L = sum (sum (dO .* o)) + sum (sum (dST .* S));
 end
 
-function [y, r] = l2n (x)
-  % x / ||x|| per column, zero column -> zero (r = 1/||x||, 0 for a zero column)
-  nx = sqrt (sum (x .^ 2, 1));
-  r = zeros (size (nx)); r(nx > 0) = 1 ./ nx(nx > 0);
-  y = x .* r;
-end
-
-function dx = l2n_bwd (y, r, dy)
-  dx = r .* (dy - y .* sum (y .* dy, 1));
-end
-
-function y = softplus (x)
-  y = max (x, 0) + log1p (exp (-abs (x)));
-end
-
-function y = sigm (x)
-  y = zeros (size (x));
-  p = x >= 0;
-  y(p) = 1 ./ (1 + exp (-x(p)));
-  e = exp (x(~ p));
-  y(~ p) = e ./ (1 + e);
-end
-
-function gu = gate (graw, alog, dtb, lb)
-  x = graw + dtb;
-  if (lb == 0)
-    gu = -exp (alog) * softplus (x);
-  else
-    gu = lb * sigm (exp (alog) * x);
+function [o, S] = gdn_scalar_form (q, k, v, g, beta, S0, s)
+  % eq. (2) as GDN is usually written: the scalar decay outside the
+  % transition matrix
+  [K, T] = size (q); V = size (v, 1);
+  S = S0; o = zeros (V, T);
+  for t = 1:T
+    S = exp (g(t)) * ((eye (K) - beta(t) * (k(:, t) * k(:, t)')) * S) + beta(t) * k(:, t) * v(:, t)';
+    o(:, t) = s * (S' * q(:, t));
   end
 end
 
-function [dg, dal, ddt] = gate_bwd (graw, alog, dtb, lb, dgu)
-  x = graw + dtb; A = exp (alog);
-  if (lb == 0)
-    dg = dgu .* (-A * sigm (x));
-    dal = sum (dgu(:) .* reshape (gate (graw, alog, dtb, lb), [], 1));
-  else
-    sg = sigm (A * x);
-    dg = dgu .* lb .* sg .* (1 - sg) * A;
-    dal = sum (dgu(:) .* reshape (lb .* sg .* (1 - sg) * A .* x, [], 1));
-  end
-  ddt = sum (dg, 2);
-end
-
-function [o, S] = tf_fwd (q, k, v, graw, braw, alog, dtb, S0, lb, f)
-  % plain transforms then plain recurrence, H = 1, HV value heads
-  [K, T] = size (q); V = size (v, 1); HV = size (v, 3);
-  qn = l2n (q); kn = l2n (k);
-  o = zeros (V, T, HV); S = zeros (K, V, HV);
-  for j = 1:HV
-    gu = gate (graw(:, :, j), alog(j), dtb(:, j), lb);
-    bu = f * sigm (braw(:, j)');
-    [o(:, :, j), S(:, :, j)] = drv_rec_fwd (qn, kn, v(:, :, j), gu, bu, S0(:, :, j), 1 / sqrt (K));
-  end
-end
-
-function L = tf_loss (a, lb, f, dO, dST)
-  [o, S] = tf_fwd (a{:}, lb, f);
+function L = tf_loss (a, opts, dO, dST)
+  % loss of the reference through all transforms; a = {q, k, v, graw,
+  % braw, ALog, DtBias, InitialState} replace those of opts
+  [~, opts] = take_option (opts, 'ALog');
+  [~, opts] = take_option (opts, 'DtBias');
+  [~, opts] = take_option (opts, 'InitialState');
+  [o, S] = ref_forward ('kda', a{1:5}, opts{:}, 'ALog', a{6}, 'DtBias', a{7}, 'InitialState', a{8});
   L = sum (dO(:) .* o(:)) + sum (dST(:) .* S(:));
 end

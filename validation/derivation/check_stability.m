@@ -8,6 +8,7 @@ function res = check_stability ()
   % the C core.
   %
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
+  drv_lib ();
   F = 'docs/stability.md';
   res = drv_row (0, '', F, 0, 0); res(1) = [];
   es = double (eps ('single'));
@@ -45,8 +46,8 @@ function res = check_stability ()
                         max (0, double (fmax) - 1), 0);
   [Pd, ~] = drv_gated_stable (x, y, exp (g), false, bs);
   res(end+1) = drv_row (51, 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', F, ...
-                        drv_ratio (Pref, Pd), 1e-14);
-  res(end+1) = drv_row (51, 'scheme in single vs double reference: SPEC ratio', F, drv_ratio (Pref, Ps), 1e-5);
+                        la_ratio (Pref, Pd), 1e-14);
+  res(end+1) = drv_row (51, 'scheme in single vs double reference: SPEC ratio', F, la_ratio (Pref, Ps), 1e-5);
 
   %% section 'running products': (52) exp(G_i - G_j) = prod_{t=j+1..i} a_t in single
   as = single (exp (g));
@@ -92,14 +93,14 @@ function res = check_stability ()
   q = randn (Kq, T); k = randn (Kq, T); k = k ./ sqrt (sum (k .^ 2, 1)); v = randn (V, T);
   gs = -30 * rand (Kq, T) .* (rand (Kq, T) < 0.3) - 0.1 * rand (Kq, T);   % 30 % strong entries
   beta = rand (1, T); S0 = randn (Kq, V); s = 1 / sqrt (Kq);
-  [oref, Sref] = drv_rec_fwd (q, k, v, gs, beta, S0, s);
+  [oref, Sref] = ref_recurrence (q, k, v, gs, beta, S0, s);
   [o1, S1] = chunk_fwd_single (q, k, v, gs, beta, S0, s, 64, bs);
   ok = all (isfinite ([o1(:); S1(:)]));
   res(end+1) = drv_row (54, sprintf ('plain single chunked forward (scheme of 51-52), T = %d, C = 64: SPEC ratio of o and S (finite: %d)', T, ok), ...
-                        F, max (drv_ratio (oref, o1), drv_ratio (Sref, S1)) + ~ ok, 1e-4);
+                        F, max (la_ratio (oref, o1), la_ratio (Sref, S1)) + ~ ok, 1e-4);
   [o2, S2] = drv_chunk_fwd (q, k, v, gs, beta, S0, s, 64);
   res(end+1) = drv_row (54, 'plain double chunked forward vs double recurrent, same strong gates', F, ...
-                        max (drv_ratio (oref, o2), drv_ratio (Sref, S2)), 1e-12);
+                        max (la_ratio (oref, o2), la_ratio (Sref, S2)), 1e-12);
   if (have)
     Tc = 1000;
     rand ('state', 103); randn ('state', 103);
@@ -112,15 +113,15 @@ function res = check_stability ()
     [ocd, Scd] = kda_chunk (q, k, v, gs, beta, opts{:});
     fin = all (isfinite ([oc(:); Sc(:)]));
     res(end+1) = drv_row (54, sprintf ('kda_chunk single (C core) vs kda_recurrent double, T = %d, B = 2, g down to -30 (finite: %d)', Tc, fin), ...
-                          F, max (drv_ratio (od, oc), drv_ratio (Sd, Sc)) + ~ fin, 1e-4);
+                          F, max (la_ratio (od, oc), la_ratio (Sd, Sc)) + ~ fin, 1e-4);
     res(end+1) = drv_row (54, 'kda_chunk double vs kda_recurrent double, same strong gates', F, ...
-                          max (drv_ratio (od, ocd), drv_ratio (Sd, Scd)), 1e-10);
+                          max (la_ratio (od, ocd), la_ratio (Sd, Scd)), 1e-10);
     gd = cell (1, 6); gsn = gd;
     [gd{:}] = kda_recurrent_bwd (q, k, v, gs, beta, dO, [], opts{:});
     [gsn{:}] = kda_chunk_bwd (single (q), single (k), single (v), single (gs), single (beta), single (dO), [], opts{:});
     r = 0; fin = true;
     for i = 1:6
-      r = max (r, drv_ratio (gd{i}, gsn{i}));
+      r = max (r, la_ratio (gd{i}, gsn{i}));
       fin = fin && all (isfinite (gsn{i}(:)));
     end
     res(end+1) = drv_row (54, sprintf ('kda_chunk_bwd single (C core) vs kda_recurrent_bwd double: all gradients (finite: %d)', fin), ...

@@ -2,7 +2,7 @@ function [o, S, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C)
   % [o, S, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C): the chunked
   % forward of docs/chunk_forward.md, eq. (21)-(31), written from the equations
   % in plain Octave (double), independent of the C core.  Same arguments as
-  % drv_rec_fwd plus the chunk size C; T need not be a multiple of C.
+  % ref_recurrence plus the chunk size C; T need not be a multiple of C.
   % aux(n) holds chunk n: t0 (first step), len, S0 (state entering), G, KG, QG,
   % KC, gamma, M, A_raw, L, A, w, u, v_new, Aqk (row-matrix form, c x ...).
   [K, T] = size (q);

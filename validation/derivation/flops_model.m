@@ -1,8 +1,9 @@
 function f = flops_model (what, T, C, K, V)
   % f = flops_model (what, T, C, K, V): the nominal flop counts of
   % docs/flops.md for one (sequence, value head) of length T, multiply-add = 2
-  % flops, elementwise work not counted (except in the exact recurrent
-  % counts 'rec_fwd_exact', 'rec_bwd_exact', which count every + and *).
+  % flops, elementwise work not counted (except in the full recurrent
+  % counts 'rec_fwd_exact', 'rec_bwd_exact', which count every + and * of
+  % the loops as transcribed by hand in check_flops).
   %   'rec_fwd'        (55)  7 T K V
   %   'rec_bwd'        (56)  20 T K V + 5 K V R,  R = 2T - c_last - NC recomputed steps
   %   'chunk_fwd'      (57)  6 T K V + (3K + 2V) sum_n c_n^2 + sum_n c_n^3 / 3

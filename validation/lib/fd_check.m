@@ -16,7 +16,9 @@
 %   opts      the Name/Value cell of the call.  InitialState, ALog and DtBias
 %             found there are inputs too and are differentiated.
 %
-%   Everything is converted to double.  The scalar loss is
+%   The check itself is la_gradcheck's (the public checker), on the eight
+%   inputs q, k, v, g, beta, InitialState, ALog, DtBias.  Everything is
+%   converted to double.  The scalar loss is
 %       L = sum (Wo(:) .* o(:)) + sum (WS(:) .* S(:))
 %   with random normal weights Wo (size of o) and WS (size of the final
 %   state); the backward is called with dout = Wo and dS = WS (dS = [] and no
@@ -64,213 +66,101 @@
 %     P = rand_problem ('kda', 'K', 6, 'V', 5, 'T', 7, 'GateInKernel', true);
 %     fd_check ('kda_recurrent', 'kda_recurrent_bwd', P, P.opts)
 %
-%   See also: rand_problem, ref_forward, la_ratio.
+%   See also: la_gradcheck, rand_problem, ref_forward, la_ratio.
 
 function res = fd_check (fwd, bwd, args, opts, varargin)
-
   if (nargin == 1 && isstruct (fwd) && isfield (fwd, 'maxerr'))
-    print_table (fwd);
+    la_gradcheck (fwd);
     return;
   end
   if (nargin < 4)
     error ('fd_check: needs fwd, bwd, args, opts');
   end
-  cfg = struct ('Tol', 1e-6, 'Step', 1e-6, 'NDir', 3, 'NEntry', 3, ...
-                'dS', true, 'Only', {{}}, 'Seed', [], 'Print', nargout == 0);
-  cfg = set_cfg (cfg, varargin);
+  defaults = struct ('Tol', 1e-6, 'Step', 1e-6, 'NDir', 3, 'NEntry', 3, ...
+                     'dS', true, 'Only', {{}}, 'Seed', [], 'Print', nargout == 0);
+  [cfg, rest] = take_option (varargin, defaults);
+  if (~isempty (rest))
+    error ('fd_check: unknown option ''%s''', num2str (rest{1}));
+  end
+  if (ischar (cfg.Only))
+    cfg.Only = {cfg.Only};
+  end
   if (~isempty (cfg.Seed))
     rand ('state', cfg.Seed);
     randn ('state', cfg.Seed);
   end
 
-  % ---- the inputs, in double ----------------------------------------------
+  % the eight inputs; InitialState, ALog and DtBias live in opts
   if (iscell (args))
-    x = cell2struct (args(:), {'q'; 'k'; 'v'; 'g'; 'beta'}, 1);
+    x = args(1:5);
   else
-    x = struct ('q', args.q, 'k', args.k, 'v', args.v, 'g', args.g, ...
-                'beta', args.beta);
+    x = {args.q, args.k, args.v, args.g, args.beta};
   end
-  for f = {'q', 'k', 'v', 'g', 'beta'}
-    x.(f{1}) = double (x.(f{1}));
+  [S0, opts] = take_option (opts, 'InitialState');
+  [alog, opts] = take_option (opts, 'ALog');
+  [dtb, opts] = take_option (opts, 'DtBias');
+  given = [~isempty(S0), ~isempty(alog), ~isempty(dtb)];
+  gik = logical (take_option (opts, 'GateInKernel', false));
+  x = cellfun (@double, x, 'UniformOutput', false);
+  e = extras ({S0, alog, dtb}, given);
+  [~, S] = feval (fwd, x{:}, opts{:}, e{:});
+  % where the differences are taken for an input that was not given
+  if (~given(1))
+    S0 = zeros (size (S));
   end
-  % inputs that live in opts; the rest of opts is kept as it is
-  [x.InitialState, opts] = take_option (opts, 'InitialState');
-  [x.ALog, opts] = take_option (opts, 'ALog');
-  [x.DtBias, opts] = take_option (opts, 'DtBias');
-  for f = {'InitialState', 'ALog', 'DtBias'}
-    x.(f{1}) = double (x.(f{1}));
+  if (gik && ~given(3))
+    dtb = zeros (size (dtbias_shape (bwd, x, opts, alog, S)));
   end
-  gik = false;
-  for i = 1:2:numel (opts)
-    if (strcmpi (opts{i}, 'GateInKernel'))
-      gik = logical (opts{i + 1});
-    end
-  end
-  given = struct ('InitialState', ~isempty (x.InitialState), ...
-                  'DtBias', ~isempty (x.DtBias));
+  x = [x, {double(S0), double(alog), double(dtb)}];
 
-  % ---- loss weights and the analytic gradients ------------------------------
-  [o, S] = call_fwd (fwd, x, opts);
-  Wo = randn (size (o));
-  if (cfg.dS)
-    WS = randn (size (S));
-  else
-    WS = [];
+  names = {'q', 'k', 'v', 'g', 'beta', 'S0', 'ALog', 'DtBias'};
+  check = 1:8;
+  if (~isempty (cfg.Only))
+    check = find (ismember (strcat ('d', names), cfg.Only));
   end
-  grads = cell (1, 8);
-  e = extra (x);
-  [grads{:}] = feval (bwd, x.q, x.k, x.v, x.g, x.beta, Wo, WS, opts{:}, e{:});
-
-  names  = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dS0', 'dALog', 'dDtBias'};
-  inputs = {'q', 'k', 'v', 'g', 'beta', 'InitialState', 'ALog', 'DtBias'};
-  % where the differences are taken when the input was not given
-  if (~given.InitialState)
-    x.InitialState = zeros (size (S));
-  end
-  if (gik && ~given.DtBias)
-    x.DtBias = zeros (size (grads{8}));
-  end
-  loss = @(xx) loss_of (fwd, xx, opts, Wo, WS);
-  % rounding noise of one difference quotient: eps times the size of the
-  % terms of L, divided by the step, with a safety factor of 10 for the
-  % rounding accumulated through the recurrence
-  Labs = sum (abs (Wo(:) .* o(:)));
-  if (~isempty (WS))
-    Labs = Labs + sum (abs (WS(:) .* S(:)));
-  end
-  noise = 10 * eps * Labs / cfg.Step;
-  floor_ = noise / cfg.Tol;
-
-  res = struct ('name', {}, 'size_ok', {}, 'dir_err', {}, 'entry_err', {}, ...
-                'maxerr', {}, 'scale', {}, 'noise', {}, 'tol', {}, 'pass', {});
-  for i = 1:8
-    nm = names{i};
-    if (~isempty (cfg.Only) && ~any (strcmp (nm, cfg.Only)))
-      continue;
-    end
-    gr = double (grads{i});
-    r = struct ('name', nm, 'size_ok', true, 'dir_err', 0, 'entry_err', 0, ...
-                'maxerr', 0, 'scale', norm (gr(:)), 'noise', noise, ...
-               'tol', cfg.Tol, 'pass', true);
-    if (i >= 7 && ~gik)
-      % without GateInKernel these outputs must be empty
-      r.size_ok = isempty (gr);
-      r.noise = 0;
-      r.maxerr = merge (r.size_ok, 0, Inf);
-      r.pass = r.size_ok;
-      res(end + 1) = r;
-      continue;
-    end
-    xin = x.(inputs{i});
-    r.size_ok = isequal (size (gr), size (xin));
-    if (~r.size_ok)
-      r.maxerr = Inf;
-      r.pass = false;
-      res(end + 1) = r;
-      continue;
-    end
-    h = cfg.Step;
-    n = numel (xin);
-    for j = 1:cfg.NDir
-      d = randn (size (xin));
-      d = d / norm (d(:));
-      fd = central (loss, x, inputs{i}, d, h);
-      an = sum (gr(:) .* d(:));
-      den = max ([norm(gr(:)), abs(fd), floor_, realmin]);
-      r.dir_err = max (r.dir_err, abs (fd - an) / den);
-    end
-    idx = randperm (n);
-    idx = idx(1:min (n, cfg.NEntry));
-    for j = idx
-      d = zeros (size (xin));
-      d(j) = 1;
-      fd = central (loss, x, inputs{i}, d, h);
-      den = max ([max(abs (gr(:))), abs(fd), floor_, realmin]);
-      r.entry_err = max (r.entry_err, abs (fd - gr(j)) / den);
-    end
-    r.maxerr = max (r.dir_err, r.entry_err);
-    r.pass = r.maxerr <= cfg.Tol;      % false for NaN too
-    res(end + 1) = r;
-  end
-
-  if (cfg.Print)
-    print_table (res);
-  end
+  fwd_x = @(varargin) call_fwd (fwd, opts, varargin{:});
+  bwd_x = @(varargin) call_bwd (bwd, opts, given, varargin{:});
+  loss_outputs = 1:1 + cfg.dS;
+  [~, res] = la_gradcheck (fwd_x, bwd_x, x, 'NumOutputs', 2, ...
+                           'LossOutputs', loss_outputs, 'Check', check, ...
+                           'Names', names, 'Step', cfg.Step, 'Tol', cfg.Tol, ...
+                           'NDir', cfg.NDir, 'NEntry', cfg.NEntry, 'Print', cfg.Print);
   if (nargout == 0)
     clear res;
   end
 end
 
-% ---- helpers ------------------------------------------------------------------
+% ---- the public functions with the eight inputs as arguments ----------------
 
-function fd = central (loss, x, field, d, h)
-  xp = x;
-  xp.(field) = x.(field) + h * d;
-  xm = x;
-  xm.(field) = x.(field) - h * d;
-  fd = (loss (xp) - loss (xm)) / (2 * h);
+function [o, S] = call_fwd (fwd, opts, q, k, v, g, beta, S0, alog, dtb)
+  % the state is passed also when not given (zeros: the same values);
+  % ALog and DtBias only when there are some
+  e = extras ({alog, dtb}, ~[isempty(alog), isempty(dtb)]);
+  [o, S] = feval (fwd, q, k, v, g, beta, opts{:}, 'InitialState', S0, e{:});
 end
 
-function L = loss_of (fwd, x, opts, Wo, WS)
-  [o, S] = call_fwd (fwd, x, opts);
-  L = sum (Wo(:) .* o(:));
-  if (~isempty (WS))
-    L = L + sum (WS(:) .* S(:));
+function varargout = call_bwd (bwd, opts, given, q, k, v, g, beta, S0, alog, dtb, dout, dS)
+  % the backward sees exactly the options that were given
+  e = extras ({S0, alog, dtb}, given);
+  varargout = cell (1, 8);
+  [varargout{:}] = feval (bwd, q, k, v, g, beta, dout, dS, opts{:}, e{:});
+end
+
+function e = extras (vals, given)
+  % the Name/Value pairs of the inputs that live in opts (those given)
+  names = {'InitialState', 'ALog', 'DtBias'};
+  if (numel (vals) == 2)
+    names = names(2:3);
   end
-end
-
-function [o, S] = call_fwd (fwd, x, opts)
-  e = extra (x);
-  [o, S] = feval (fwd, x.q, x.k, x.v, x.g, x.beta, opts{:}, e{:});
-end
-
-function e = extra (x)
-  % the Name/Value pairs of the inputs that live in opts (only those given)
   e = {};
-  for f = {'InitialState', 'ALog', 'DtBias'}
-    if (~isempty (x.(f{1})))
-      e(end+1:end+2) = {f{1}, x.(f{1})};
-    end
+  for i = find (given)
+    e(end+1:end+2) = {names{i}, vals{i}};
   end
 end
 
-
-function cfg = set_cfg (cfg, args)
-  if (mod (numel (args), 2) ~= 0)
-    error ('fd_check: options must come in Name, Value pairs');
-  end
-  names = fieldnames (cfg);
-  for i = 1:2:numel (args)
-    hit = find (strcmpi (args{i}, names));
-    if (isempty (hit))
-      error ('fd_check: unknown option ''%s''', args{i});
-    end
-    cfg.(names{hit}) = args{i + 1};
-  end
-  if (ischar (cfg.Only))
-    cfg.Only = {cfg.Only};
-  end
-end
-
-
-function print_table (res)
-  fprintf ('  %-8s %6s %11s %11s %11s %11s %9s  %s\n', 'gradient', 'size', ...
-           'dir err', 'entry err', 'norm', 'noise', 'tol', 'result');
-  for i = 1:numel (res)
-    r = res(i);
-    if (r.size_ok && r.scale == 0 && r.noise == 0)
-      sz = '[]';
-    elseif (r.size_ok)
-      sz = 'ok';
-    else
-      sz = 'WRONG';
-    end
-    if (r.pass)
-      ok = 'pass';
-    else
-      ok = 'FAIL';
-    end
-    fprintf ('  %-8s %6s %11.3e %11.3e %11.3e %11.3e %9.1e  %s\n', r.name, ...
-             sz, r.dir_err, r.entry_err, r.scale, r.noise, r.tol, ok);
-  end
+function dtb = dtbias_shape (bwd, x, opts, alog, S)
+  % DtBias is K x HV (KDA) or HV x 1 (GDN): the shape of the backward's dDtBias
+  out = cell (1, 8);
+  [out{:}] = feval (bwd, x{:}, zeros (size (x{3})), zeros (size (S)), opts{:}, 'ALog', alog);
+  dtb = out{8};
 end

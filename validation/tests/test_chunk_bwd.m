@@ -1,16 +1,16 @@
-## test_chunk_bwd.m -- the chunked backward (kda_chunk_bwd, gdn_chunk_bwd)
-## against the recurrent backward (kda_recurrent_bwd, gdn_recurrent_bwd),
-## which is verified against finite differences elsewhere, and, independently
-## of that, against central finite differences of the chunked forward.  Run with
-##   addpath ('octave'); test ('validation/tests/test_chunk_bwd.m')
-##
-## All eight outputs (dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias) are compared
-## with ratio = rms(ref - x) / rms(ref), in double (SPEC section 3): <= 1e-10
-## for double results; single results of the chunked path are compared with
-## the double recurrent result, <= 1e-4.
-##
-## Test data: unit-norm keys, beta in (0, 1) and decays exp(g) <= 1, so the
-## recurrence is contractive and outputs and gradients are O(1) over any T.
+% test_chunk_bwd.m -- the chunked backward (kda_chunk_bwd, gdn_chunk_bwd)
+% against the recurrent backward (kda_recurrent_bwd, gdn_recurrent_bwd),
+% which is verified against finite differences elsewhere, and, independently
+% of that, against central finite differences of the chunked forward.  Run with
+%   addpath ('octave'); test ('validation/tests/test_chunk_bwd.m')
+%
+% All eight outputs (dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias) are compared
+% with ratio = rms(ref - x) / rms(ref), in double (SPEC section 3): <= 1e-10
+% for double results; single results of the chunked path are compared with
+% the double recurrent result, <= 1e-4.
+%
+% Test data: unit-norm keys, beta in (0, 1) and decays exp(g) <= 1, so the
+% recurrence is contractive and outputs and gradients are O(1) over any T.
 
 %!function [ok, msg, Xc] = cmpb_ (op, clss, Cs, q, k, v, g, beta, dout, dS, varargin)
 %!  % chunked backward in each class of clss (data and dout cast to it; dS
@@ -47,10 +47,10 @@
 %!        r(i) = la_ratio (Xr{i}, Xc{i});
 %!      end
 %!      q_ = max (r) / tol_ (cls);
-%!      if (! (q_ <= 1))
+%!      if (~ (q_ <= 1))
 %!        ok = false;
 %!      end
-%!      if (! (q_ <= worst))
+%!      if (~ (q_ <= worst))
 %!        worst = q_;
 %!        msg = sprintf ('%s C = %d:%s', cls, C, rs_ (r));
 %!      end
@@ -81,12 +81,12 @@
 %!  dS = randn (K, V, HV, N);
 %!endfunction
 
-## ---- chunk sizes x sequence lengths ---------------------------------------
-## T = 1, T < C, T = C -+ 1, T a multiple of C and not; dS given and [].
+% ---- chunk sizes x sequence lengths ---------------------------------------
+% T = 1, T < C, T = C -+ 1, T a multiple of C and not; dS given and [].
 
 %!test
 %! % double: every chunk size against every T, both ops
-%! randn ("seed", 1); rand ("seed", 1);
+%! randn ('seed', 1); rand ('seed', 1);
 %! K = 8; V = 6; H = 1; HV = 2; B = 2;
 %! Ts = [1 2 6 7 8 15 16 17 63 64 65 99 100 101 150];
 %! Tnods = [1 16 65 101];      % also with dS = []
@@ -107,7 +107,7 @@
 
 %!test
 %! % single chunked vs double recurrent, both ops
-%! randn ("seed", 2); rand ("seed", 2);
+%! randn ('seed', 2); rand ('seed', 2);
 %! K = 8; V = 6; H = 1; HV = 2; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   for T = [1 7 16 17 64 101 300]
@@ -122,7 +122,7 @@
 
 %!test
 %! % T = 0: empty gradients of the data, dS0 = dS (no step to go through)
-%! randn ("seed", 3); rand ("seed", 3);
+%! randn ('seed', 3); rand ('seed', 3);
 %! K = 5; V = 4; HV = 2;
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, 0, 1, HV, 1, 0.5);
@@ -148,7 +148,7 @@
 
 %!test
 %! % dS = [] is dS = 0; the default ChunkSize is 64
-%! randn ("seed", 4); rand ("seed", 4);
+%! randn ('seed', 4); rand ('seed', 4);
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 6, 5, 150, 1, 2, 2, 0.5);
 %!   dout = randn (size (v));
@@ -172,10 +172,10 @@
 %!   assert (la_ratio (X2{1}, X1{1}) <= 1e-15);
 %! end
 
-## ---- every option alone and together, both ops, both classes --------------
+% ---- every option alone and together, both ops, both classes --------------
 
 %!test
-%! randn ("seed", 5); rand ("seed", 5);
+%! randn ('seed', 5); rand ('seed', 5);
 %! K = 6; V = 5; H = 1; HV = 2; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
@@ -240,7 +240,7 @@
 %! % StateLayout 'VK': dS read as V x K and dS0 returned as V x K, i.e. the
 %! % transposes of the 'KV' call; the options change the gradients (so the
 %! % comparisons above test them)
-%! randn ("seed", 6); rand ("seed", 6);
+%! randn ('seed', 6); rand ('seed', 6);
 %! K = 7; V = 5; T = 40; HV = 2;
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, 1, HV, 1, 0.5);
@@ -272,10 +272,10 @@
 %!   assert (X1, X0);
 %! end
 
-## ---- GVA: dq, dk summed over the group -------------------------------------
+% ---- GVA: dq, dk summed over the group -------------------------------------
 
 %!test
-%! randn ("seed", 7); rand ("seed", 7);
+%! randn ('seed', 7); rand ('seed', 7);
 %! H = 2; K = 6; V = 7; T = 45; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   fc = str2func ([op{1} '_chunk_bwd']);
@@ -307,10 +307,10 @@
 %!   end
 %! end
 
-## ---- variable length --------------------------------------------------------
+% ---- variable length --------------------------------------------------------
 
 %!test
-%! randn ("seed", 8); rand ("seed", 8);
+%! randn ('seed', 8); rand ('seed', 8);
 %! K = 6; V = 7; H = 1; HV = 2;
 %! lens = [5 64 70 1];
 %! N = numel (lens);
@@ -355,10 +355,10 @@
 %!   end
 %! end
 
-## ---- strong gates: g = -30 * rand per step and channel ---------------------
+% ---- strong gates: g = -30 * rand per step and channel ---------------------
 
 %!test
-%! randn ("seed", 9); rand ("seed", 9);
+%! randn ('seed', 9); rand ('seed', 9);
 %! K = 8; V = 6;
 %! for op = {'kda', 'gdn'}
 %!   for T = [20 150]
@@ -379,7 +379,7 @@
 
 %!test
 %! % strong gates through GateInKernel (softplus and sigmoid of large inputs)
-%! randn ("seed", 10); rand ("seed", 10);
+%! randn ('seed', 10); rand ('seed', 10);
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 6, 6, 90, 1, 1, 1, 0);
 %!   [dout, dS] = mkd_ (6, 6, 90, 1, 1, 1);
@@ -391,10 +391,10 @@
 %!   end
 %! end
 
-## ---- K ~= V, odd sizes ------------------------------------------------------
+% ---- K ~= V, odd sizes ------------------------------------------------------
 
 %!test
-%! randn ("seed", 11); rand ("seed", 11);
+%! randn ('seed', 11); rand ('seed', 11);
 %! for op = {'kda', 'gdn'}
 %!   for KV = [60 100; 100 60; 1 1; 1 7; 7 1; 3 17]'
 %!     K = KV(1); V = KV(2);
@@ -409,10 +409,10 @@
 %!   end
 %! end
 
-## ---- classes and shapes of the outputs -------------------------------------
+% ---- classes and shapes of the outputs -------------------------------------
 
 %!test
-%! randn ("seed", 12); rand ("seed", 12);
+%! randn ('seed', 12); rand ('seed', 12);
 %! K = 5; V = 4; T = 20; HV = 2;
 %! s = @single;
 %! for op = {'kda', 'gdn'}
@@ -445,7 +445,7 @@
 
 %!test
 %! % 2-D inputs (H = HV = B = 1), trailing singletons, GDN g and beta as vectors
-%! randn ("seed", 13); rand ("seed", 13);
+%! randn ('seed', 13); rand ('seed', 13);
 %! K = 7; V = 6; T = 45;
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
@@ -476,28 +476,28 @@
 %!   assert (size (X{6}), [K V]);
 %! end
 
-## ---- central finite differences of the chunked forward, in double --------
-## fd_check (validation/lib): L = sum (Wo .* o) + sum (WS .* S) with
-## [o, S] = *_chunk (...), every gradient against central differences.
+% ---- central finite differences of the chunked forward, in double --------
+% fd_check (validation/lib): L = sum (Wo .* o) + sum (WS .* S) with
+% [o, S] = *_chunk (...), every gradient against central differences.
 
 %!function res = fdchk_ (op, C, in, opts, WS)
 %!  % fd_check (validation/lib) of the chunked pair; in: struct with fields
 %!  % q k v g beta and (optional) h0 alog dtb, differentiated too;
 %!  % WS = 0: the backward gets dS = [] (no state term in the loss)
 %!  res = fd_check ([op '_chunk'], [op '_chunk_bwd'], in, [optargs_(in, opts), {'ChunkSize', C}], ...
-%!                  'dS', ! isequal (WS, 0), 'Tol', 1e-6);
+%!                  'dS', ~ isequal (WS, 0), 'Tol', 1e-6);
 %!endfunction
 
 %!function a = optargs_ (in, opts)
 %!  a = opts;
-%!  if (isfield (in, 'h0') && ! isempty (in.h0)) a = [a, {'InitialState', in.h0}]; end
-%!  if (isfield (in, 'alog') && ! isempty (in.alog)) a = [a, {'ALog', in.alog}]; end
-%!  if (isfield (in, 'dtb') && ! isempty (in.dtb)) a = [a, {'DtBias', in.dtb}]; end
+%!  if (isfield (in, 'h0') && ~ isempty (in.h0)) a = [a, {'InitialState', in.h0}]; end
+%!  if (isfield (in, 'alog') && ~ isempty (in.alog)) a = [a, {'ALog', in.alog}]; end
+%!  if (isfield (in, 'dtb') && ~ isempty (in.dtb)) a = [a, {'DtBias', in.dtb}]; end
 %!endfunction
 
 
 %!test
-%! randn ("seed", 14); rand ("seed", 14);
+%! randn ('seed', 14); rand ('seed', 14);
 %! % C = 5: many chunks, T not a multiple; C = 37: one chunk of three sub-blocks
 %! K = 5; V = 4; T = 37; H = 1; HV = 2; B = 2;
 %! for op = {'kda', 'gdn'}
@@ -533,14 +533,14 @@
 %!     for C = [5 37]
 %!       res = fdchk_ (op{1}, C, in, cases{i, 3}, cases{i, 4});
 %!       assert (all ([res.pass]), '%s %s C = %d: fails %s', op{1}, cases{i, 1}, C, ...
-%!               strjoin ({res(! [res.pass]).name}, ' '));
+%!               strjoin ({res(~ [res.pass]).name}, ' '));
 %!     end
 %!   end
 %! end
 
 %!test
 %! % finite differences with GVA and variable length
-%! randn ("seed", 15); rand ("seed", 15);
+%! randn ('seed', 15); rand ('seed', 15);
 %! K = 4; V = 5; H = 2; HV = 4;
 %! cu = [0 3 37 38 45];
 %! T = cu(end);
@@ -553,14 +553,14 @@
 %!                'alog', log (0.5 + rand (HV, 1)), 'dtb', dtb);
 %!   for C = [4 34]
 %!     res = fdchk_ (op{1}, C, in, {'CuSeqlens', cu, 'GateInKernel', true, 'UseQKL2Norm', true}, []);
-%!     assert (all ([res.pass]), '%s C = %d: fails %s', op{1}, C, strjoin ({res(! [res.pass]).name}, ' '));
+%!     assert (all ([res.pass]), '%s C = %d: fails %s', op{1}, C, strjoin ({res(~ [res.pass]).name}, ' '));
 %!   end
 %! end
 
 %!test
 %! % a ChunkSize far above T (and checkpoint interval of the recurrent
 %! % backward) acts as T: same results, no workspace of ChunkSize^2
-%! randn ("seed", 16); rand ("seed", 16);
+%! randn ('seed', 16); rand ('seed', 16);
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 6, 5, 40, 1, 2, 1, 0.5);
 %!   dout = randn (size (v));

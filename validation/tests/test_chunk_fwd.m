@@ -1,15 +1,15 @@
-## test_chunk_fwd.m -- the chunked forward (kda_chunk, gdn_chunk) against the
-## recurrent one (kda_recurrent, gdn_recurrent), which is verified against an
-## independent Octave reference elsewhere.  Run with
-##   addpath ('octave'); test ('validation/tests/test_chunk_fwd.m')
-##
-## The chunked form must equal the recurrent one to rounding for every chunk
-## size and every T (SPEC section 3): ratio = rms(ref - x) / rms(ref), in
-## double, <= 1e-10 for double results; single results of the chunked path are
-## compared with the double recurrent result, <= 1e-4.
-##
-## Test data: unit-norm keys, beta in (0, 1) and decays exp(g) <= 1, so the
-## recurrence is contractive and the outputs are O(1) over any T.
+% test_chunk_fwd.m -- the chunked forward (kda_chunk, gdn_chunk) against the
+% recurrent one (kda_recurrent, gdn_recurrent), which is verified against an
+% independent Octave reference elsewhere.  Run with
+%   addpath ('octave'); test ('validation/tests/test_chunk_fwd.m')
+%
+% The chunked form must equal the recurrent one to rounding for every chunk
+% size and every T (SPEC section 3): ratio = rms(ref - x) / rms(ref), in
+% double, <= 1e-10 for double results; single results of the chunked path are
+% compared with the double recurrent result, <= 1e-4.
+%
+% Test data: unit-norm keys, beta in (0, 1) and decays exp(g) <= 1, so the
+% recurrence is contractive and the outputs are O(1) over any T.
 
 %!function [ro, rS, o2, S2, o1, S1] = cmp_ (op, cls, C, q, k, v, g, beta, varargin)
 %!  % chunked path in class cls (data cast to cls, options as given) against
@@ -36,12 +36,12 @@
 %!  end
 %!endfunction
 
-## ---- chunk sizes x sequence lengths ---------------------------------------
-## T = 1, T < C, T = C -+ 1, T a multiple of C and not, T up to 1000.
+% ---- chunk sizes x sequence lengths ---------------------------------------
+% T = 1, T < C, T = C -+ 1, T a multiple of C and not, T up to 1000.
 
 %!test
 %! % KDA, double: every chunk size against every T
-%! randn ("seed", 1); rand ("seed", 1);
+%! randn ('seed', 1); rand ('seed', 1);
 %! Ts = [1 2 6 7 8 15 16 17 33 63 64 65 99 100 101 128 250 1000];
 %! for T = Ts
 %!   [q, k, v, g, beta] = rand_qkvgb ('kda', 12, 10, T, 2, 2, 2, 0.5);
@@ -53,7 +53,7 @@
 
 %!test
 %! % GDN, double: every chunk size against every T
-%! randn ("seed", 2); rand ("seed", 2);
+%! randn ('seed', 2); rand ('seed', 2);
 %! Ts = [1 2 6 7 8 15 16 17 33 63 64 65 99 100 101 128 250 1000];
 %! for T = Ts
 %!   [q, k, v, g, beta] = rand_qkvgb ('gdn', 12, 10, T, 2, 2, 2, 0.5);
@@ -65,7 +65,7 @@
 
 %!test
 %! % KDA, single chunked vs double recurrent
-%! randn ("seed", 3); rand ("seed", 3);
+%! randn ('seed', 3); rand ('seed', 3);
 %! for T = [1 7 16 17 64 100 101 333 1000]
 %!   [q, k, v, g, beta] = rand_qkvgb ('kda', 12, 10, T, 2, 2, 2, 0.5);
 %!   for C = [1 7 16 64 100]
@@ -76,7 +76,7 @@
 
 %!test
 %! % GDN, single chunked vs double recurrent
-%! randn ("seed", 4); rand ("seed", 4);
+%! randn ('seed', 4); rand ('seed', 4);
 %! for T = [1 7 16 17 64 100 101 333 1000]
 %!   [q, k, v, g, beta] = rand_qkvgb ('gdn', 12, 10, T, 2, 2, 2, 0.5);
 %!   for C = [1 7 16 64 100]
@@ -87,7 +87,7 @@
 
 %!test
 %! % weak gates (g = 0: no decay at all) and T = 0
-%! randn ("seed", 5); rand ("seed", 5);
+%! randn ('seed', 5); rand ('seed', 5);
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 8, 9, 150, 1, 1, 1, 0);
 %!   assert (all (g(:) == 0));
@@ -103,10 +103,10 @@
 %!   assert (S, h0);
 %! end
 
-## ---- every option, both ops, both classes ---------------------------------
+% ---- every option, both ops, both classes ---------------------------------
 
 %!test
-%! randn ("seed", 6); rand ("seed", 6);
+%! randn ('seed', 6); rand ('seed', 6);
 %! K = 10; V = 9; H = 1; HV = 2; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   kda = strcmp (op{1}, 'kda');
@@ -151,7 +151,7 @@
 
 %!test
 %! % the options change the result (so the comparisons above test them)
-%! randn ("seed", 7); rand ("seed", 7);
+%! randn ('seed', 7); rand ('seed', 7);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 40, 1, 1, 1, 0.5);
 %! o0 = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16);
 %! o1 = kda_chunk (q, 2 * k, v, g, beta, 'ChunkSize', 16, 'UseQKL2Norm', true);
@@ -169,10 +169,10 @@
 %! % AllowNegEigval without BetaSigmoid: beta used as given
 %! assert (kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'AllowNegEigval', true), o0);
 
-## ---- GVA -------------------------------------------------------------------
+% ---- GVA -------------------------------------------------------------------
 
 %!test
-%! randn ("seed", 8); rand ("seed", 8);
+%! randn ('seed', 8); rand ('seed', 8);
 %! H = 2; K = 9; V = 11; T = 77; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   for HV = [2 4] * H
@@ -192,10 +192,10 @@
 %!   end
 %! end
 
-## ---- variable length: chunks never cross a sequence boundary --------------
+% ---- variable length: chunks never cross a sequence boundary --------------
 
 %!test
-%! randn ("seed", 9); rand ("seed", 9);
+%! randn ('seed', 9); rand ('seed', 9);
 %! K = 8; V = 10; H = 1; HV = 2;
 %! lens = [5 64 70 1];
 %! cu = [0 cumsum(lens)];
@@ -229,17 +229,17 @@
 
 %!test
 %! % a single sequence via CuSeqlens = [0 T] is the plain call
-%! randn ("seed", 10); rand ("seed", 10);
+%! randn ('seed', 10); rand ('seed', 10);
 %! [q, k, v, g, beta] = rand_qkvgb ('gdn', 8, 8, 50, 1, 1, 1, 0.5);
 %! [o1, S1] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16);
 %! [o2, S2] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'CuSeqlens', [0 50]);
 %! assert (o2, o1);
 %! assert (S2, S1);
 
-## ---- strong gates: g = -30 * rand per step and channel ---------------------
+% ---- strong gates: g = -30 * rand per step and channel ---------------------
 
 %!test
-%! randn ("seed", 11); rand ("seed", 11);
+%! randn ('seed', 11); rand ('seed', 11);
 %! for op = {'kda', 'gdn'}
 %!   for T = [20 300]
 %!     [q, k, v, g, beta] = rand_qkvgb (op{1}, 12, 10, T, 1, 2, 2, 30);
@@ -261,7 +261,7 @@
 
 %!test
 %! % strong gates through GateInKernel (softplus of large inputs)
-%! randn ("seed", 12); rand ("seed", 12);
+%! randn ('seed', 12); rand ('seed', 12);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 130, 1, 1, 1, 0);
 %! graw = 30 * randn (size (g));
 %! for C = [16 64]
@@ -271,10 +271,10 @@
 %!   end
 %! end
 
-## ---- K ~= V, odd sizes ------------------------------------------------------
+% ---- K ~= V, odd sizes ------------------------------------------------------
 
 %!test
-%! randn ("seed", 13); rand ("seed", 13);
+%! randn ('seed', 13); rand ('seed', 13);
 %! for op = {'kda', 'gdn'}
 %!   for KV = [60 100; 100 60; 1 1; 1 7; 7 1; 3 17; 17 3; 33 5]'
 %!     K = KV(1); V = KV(2);
@@ -292,17 +292,17 @@
 
 %!test
 %! % large chunk sizes: C > T, and C not a multiple of the internal sub-block
-%! randn ("seed", 14); rand ("seed", 14);
+%! randn ('seed', 14); rand ('seed', 14);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 200, 1, 1, 1, 0.3);
 %! for C = [17 31 33 48 199 200 201 1000]
 %!   [ro, rS] = cmp_ ('kda', 'double', C, q, k, v, g, beta);
 %!   assert (ro <= 1e-10 && rS <= 1e-10, 'C = %d', C);
 %! end
 
-## ---- classes and shapes of the outputs -------------------------------------
+% ---- classes and shapes of the outputs -------------------------------------
 
 %!test
-%! randn ("seed", 15); rand ("seed", 15);
+%! randn ('seed', 15); rand ('seed', 15);
 %! K = 6; V = 5; T = 20; HV = 2;
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', K, V, T, 1, HV, 1, 0.5);
 %! h0 = randn (K, V, HV);
@@ -326,7 +326,7 @@
 
 %!test
 %! % trailing singleton dimensions dropped; GDN g and beta in any shape with T*HV*B elements
-%! randn ("seed", 16); rand ("seed", 16);
+%! randn ('seed', 16); rand ('seed', 16);
 %! K = 7; V = 6; T = 45;
 %! [q, k, v, g, beta] = rand_qkvgb ('gdn', K, V, T, 1, 1, 1, 0.5);
 %! [o1, S1] = gdn_recurrent (q, k, v, g, beta);
@@ -342,7 +342,7 @@
 
 %!test
 %! % the default chunk size is 64
-%! randn ("seed", 17); rand ("seed", 17);
+%! randn ('seed', 17); rand ('seed', 17);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 150, 1, 1, 1, 0.5);
 %! [o1, S1] = kda_chunk (q, k, v, g, beta);
 %! [o2, S2] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 64);
@@ -351,10 +351,10 @@
 %! assert (aux.ChunkSize, 64);
 %! assert (aux.chunks, [1 1 64; 1 65 64; 1 129 22]);
 
-## ---- NaN in the data propagates, and only within its own sequence ---------
+% ---- NaN in the data propagates, and only within its own sequence ---------
 
 %!test
-%! randn ("seed", 18); rand ("seed", 18);
+%! randn ('seed', 18); rand ('seed', 18);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 8, 80, 1, 1, 2, 0.5);
 %! v(3, 50, 1, 1) = NaN;
 %! [o1, S1] = kda_recurrent (q, k, v, g, beta);
@@ -362,8 +362,8 @@
 %! % value channels are independent: the NaN stays in channel 3
 %! assert (all (isnan (S2(:, 3, 1, 1))));
 %! assert (isnan (o2(3, 80, 1, 1)));
-%! assert (all (isfinite (S2(:, [1 2 4:8], 1, 1)(:))));
-%! assert (all (isfinite (o2(:, 1:48, 1, 1)(:))));     % chunks before the NaN
+%! assert (all (all (isfinite (S2(:, [1 2 4:8], 1, 1)))));
+%! assert (all (all (isfinite (o2(:, 1:48, 1, 1)))));     % chunks before the NaN
 %! assert (la_ratio (o1(:, 1:48, 1, 1), o2(:, 1:48, 1, 1)) <= 1e-10);
 %! assert (la_ratio (o1(:, :, 1, 2), o2(:, :, 1, 2)) <= 1e-10);   % other sequence
 %! assert (la_ratio (S1(:, :, 1, 2), S2(:, :, 1, 2)) <= 1e-10);

@@ -1,21 +1,21 @@
-## test_chunk_intermediates.m -- the 'Intermediates' of kda_chunk / gdn_chunk
-## satisfy, chunk by chunk, the equations that define them (SPEC section 1,
-## docs/chunk_forward.md).  Run with
-##   addpath ('octave'); test ('validation/tests/test_chunk_intermediates.m')
-##
-## For one chunk of c steps (rows i = 1..c), h = state entering the chunk,
-## Q, K (c x K), V (c x V) the used (transformed) inputs, g the used gate:
-##   G      = cumsum (g)                         (inside the chunk)
-##   A_raw  (i,j) = beta_i k_i' diag(exp(G_i - G_j)) k_j      j < i, else 0
-##   (I + A_raw) A = diag (beta)                 (A lower triangular)
-##   w = A (exp(G) .* K),   u = A V,   v_new = u - w h
-##   Aqk (i,j) = scale q_i' diag(exp(G_i - G_j)) k_j          j <= i, else 0
-##   o  = scale (exp(G) .* Q) h + Aqk v_new
-##   h of the next chunk = diag(exp(G_c)) h + (exp(G_c - G) .* K)' v_new,
-##   and after the last chunk of a sequence that is its final state S.
-## The aux arrays A_raw, A, Aqk are C x T x HV x B: the chunk's block is
-## aux.A_raw(1:c, t0:t0+c-1, hv, b).'.  Every check is relative, in double,
-## <= 1e-12 (the reference is formed here in Octave, independently).
+% test_chunk_intermediates.m -- the 'Intermediates' of kda_chunk / gdn_chunk
+% satisfy, chunk by chunk, the equations that define them (SPEC section 1,
+% docs/chunk_forward.md).  Run with
+%   addpath ('octave'); test ('validation/tests/test_chunk_intermediates.m')
+%
+% For one chunk of c steps (rows i = 1..c), h = state entering the chunk,
+% Q, K (c x K), V (c x V) the used (transformed) inputs, g the used gate:
+%   G      = cumsum (g)                         (inside the chunk)
+%   A_raw  (i,j) = beta_i k_i' diag(exp(G_i - G_j)) k_j      j < i, else 0
+%   (I + A_raw) A = diag (beta)                 (A lower triangular)
+%   w = A (exp(G) .* K),   u = A V,   v_new = u - w h
+%   Aqk (i,j) = scale q_i' diag(exp(G_i - G_j)) k_j          j <= i, else 0
+%   o  = scale (exp(G) .* Q) h + Aqk v_new
+%   h of the next chunk = diag(exp(G_c)) h + (exp(G_c - G) .* K)' v_new,
+%   and after the last chunk of a sequence that is its final state S.
+% The aux arrays A_raw, A, Aqk are C x T x HV x B: the chunk's block is
+% aux.A_raw(1:c, t0:t0+c-1, hv, b).'.  Every check is relative, in double,
+% <= 1e-12 (the reference is formed here in Octave, independently).
 
 %!function e = err_ (ref, x, sc)
 %!  % Frobenius error of x relative to the scale sc (default: norm of ref)
@@ -34,67 +34,18 @@
 %!  % Run op_chunk with 'Intermediates' and check every field against its
 %!  % defining equation; returns the number of chunks checked.
 %!  tol = 1e-12;
-%!  kda = strcmp (op, 'kda');
 %!  fc = str2func ([op '_chunk']);
 %!  [o, S, aux] = fc (q, k, v, g, beta, 'ChunkSize', C, 'Intermediates', true, varargin{:});
 %!  gsz = size (g);
 %!  [K, T, H, B] = size (q);
 %!  [V, ~, HV, ~] = size (v);
-%!  % the options, as the kernel reads them
-%!  scale = 1 / sqrt (K); l2 = false; gik = false; alog = []; dtb = []; lb = [];
-%!  bsig = false; neg = false; h0 = []; cu = []; vk = false;
-%!  for i = 1:2:numel (varargin)
-%!    val = varargin{i + 1};
-%!    switch (lower (varargin{i}))
-%!      case 'scale', scale = val;
-%!      case 'useqkl2norm', l2 = logical (val);
-%!      case 'gateinkernel', gik = logical (val);
-%!      case 'alog', alog = double (val);
-%!      case 'dtbias', dtb = double (val);
-%!      case 'lowerbound', lb = val;
-%!      case 'betasigmoid', bsig = logical (val);
-%!      case 'allownegeigval', neg = logical (val);
-%!      case 'initialstate', h0 = double (val);
-%!      case 'cuseqlens', cu = double (val(:).');
-%!      case 'statelayout', vk = strcmpi (val, 'VK');
-%!    end
-%!  end
-%!  if (isempty (cu)) N = B; else N = numel (cu) - 1; end
-%!  % used inputs
-%!  q = double (q); k = double (k); v = double (v);
-%!  if (l2)
-%!    nq = sqrt (sum (q .^ 2, 1)); nq(nq == 0) = Inf; q = q ./ nq;
-%!    nk = sqrt (sum (k .^ 2, 1)); nk(nk == 0) = Inf; k = k ./ nk;
-%!  end
-%!  if (kda)
-%!    g = reshape (double (g), K, T, HV, B);
-%!  else
-%!    g = reshape (double (g), 1, T, HV, B);
-%!  end
-%!  if (gik)
-%!    if (isempty (dtb)) dtb = zeros (size (g, 1), HV); end
-%!    dtb = reshape (dtb, size (g, 1), HV);
-%!    for hv = 1:HV
-%!      x = g(:, :, hv, :) + dtb(:, hv);
-%!      A = exp (alog(hv));
-%!      if (isempty (lb))
-%!        g(:, :, hv, :) = -A * (max (x, 0) + log1p (exp (-abs (x))));
-%!      else
-%!        g(:, :, hv, :) = lb ./ (1 + exp (-A * x));
-%!      end
-%!    end
-%!  end
-%!  beta = reshape (double (beta), T, HV, B);
-%!  if (bsig)
-%!    beta = (1 + neg) ./ (1 + exp (-beta));
-%!  end
-%!  if (isempty (h0))
-%!    h0 = zeros (K, V, HV, N);
-%!  elseif (vk)
-%!    h0 = permute (h0, [2 1 3 4]);
-%!  end
+%!  % the inputs as the kernel uses them: the reference's transforms
+%!  U = ref_transform (op, q, k, v, g, beta, varargin{:});
+%!  q = U.q;  k = U.k;  v = U.v;  g = U.g;  beta = U.beta;  scale = U.scale;
+%!  h0 = U.S0;  N = U.N;
+%!  cu = double (take_option (varargin, 'CuSeqlens'));
 %!  S = double (S);
-%!  if (vk)
+%!  if (U.vk)
 %!    S = permute (S, [2 1 3 4]);
 %!  end
 %!  Gaux = reshape (double (aux.G), size (g));
@@ -118,7 +69,7 @@
 %!    end
 %!  end
 %!  assert (aux.chunks, ch);
-%!  NC = rows (ch);
+%!  NC = size (ch, 1);
 %!  assert (size (aux.h), size (zeros (K, V, HV, NC)));
 %!  nchk = 0;
 %!  for ci = 1:NC
@@ -126,7 +77,7 @@
 %!    if (isempty (cu)) b = n; else b = 1; end
 %!    cols = t0:t0 + c - 1;
 %!    for hv = 1:HV
-%!      hq = ceil (hv / (HV / H));
+%!      hq = U.map(hv);
 %!      Q = q(:, cols, hq, b).';
 %!      Kc = k(:, cols, hq, b).';
 %!      Vc = v(:, cols, hv, b).';
@@ -144,12 +95,12 @@
 %!        Ar(i, 1:i-1) = bc(i) * (E(1:i-1, :) * Kc(i, :).').';
 %!      end
 %!      blk = @(F) double (F(1:c, cols, hv, b).');
-%!      past = @(F) F(c+1:end, cols, hv, b);
+%!      past = @(F) reshape (F(c+1:end, cols, hv, b), [], 1);
 %!      Araw = blk (aux.A_raw); A = blk (aux.A); Aqk = blk (aux.Aqk);
-%!      assert (all (past (aux.A_raw)(:) == 0) && all (past (aux.A)(:) == 0) ...
-%!              && all (past (aux.Aqk)(:) == 0), 'rows past the chunk, chunk %d', ci);
-%!      assert (all (triu (Araw)(:) == 0) && all (triu (A, 1)(:) == 0) ...
-%!              && all (triu (Aqk, 1)(:) == 0), 'triangular shape, chunk %d', ci);
+%!      assert (all (past (aux.A_raw) == 0) && all (past (aux.A) == 0) ...
+%!              && all (past (aux.Aqk) == 0), 'rows past the chunk, chunk %d', ci);
+%!      assert (~any (any (triu (Araw))) && ~any (any (triu (A, 1))) ...
+%!              && ~any (any (triu (Aqk, 1))), 'triangular shape, chunk %d', ci);
 %!      assert (err_ (Ar, Araw) <= tol, 'A_raw, chunk %d', ci);
 %!      assert (err_ (Aq, Aqk) <= tol, 'Aqk, chunk %d', ci);
 %!      % (I + A_raw) A = diag (beta), normwise residual
@@ -190,10 +141,10 @@
 %!  end
 %!endfunction
 
-## ---- KDA and GDN, every chunk size -----------------------------------------
+% ---- KDA and GDN, every chunk size -----------------------------------------
 
 %!test
-%! randn ("seed", 21); rand ("seed", 21);
+%! randn ('seed', 21); rand ('seed', 21);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 10, 9, 100, 2, 2, 2, 0.5);
 %! h0 = randn (10, 9, 2, 2);
 %! for C = [1 7 16 64 100 130]
@@ -202,7 +153,7 @@
 %! end
 
 %!test
-%! randn ("seed", 22); rand ("seed", 22);
+%! randn ('seed', 22); rand ('seed', 22);
 %! [q, k, v, g, beta] = rand_qkvgb ('gdn', 10, 9, 100, 2, 2, 2, 0.5);
 %! h0 = randn (10, 9, 2, 2);
 %! for C = [1 7 16 64 100 130]
@@ -212,17 +163,17 @@
 
 %!test
 %! % GDN: G is T x HV x B (one cumulative gate per step), or the shape g had
-%! randn ("seed", 23); rand ("seed", 23);
+%! randn ('seed', 23); rand ('seed', 23);
 %! [q, k, v, g, beta] = rand_qkvgb ('gdn', 6, 5, 40, 1, 3, 2, 0.5);
 %! [~, ~, aux] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'Intermediates', true);
 %! assert (size (aux.G), [40 3 2]);
 %! assert (aux.G(17:32, 2, 2), cumsum (g(17:32, 2, 2)), 1e-14);
 %! check_aux_ ('gdn', 16, q, k, v, reshape (g, 1, []), beta, 'StateLayout', 'VK');
 
-## ---- variable length ---------------------------------------------------------
+% ---- variable length ---------------------------------------------------------
 
 %!test
-%! randn ("seed", 24); rand ("seed", 24);
+%! randn ('seed', 24); rand ('seed', 24);
 %! lens = [5 64 70 1];
 %! cu = [0 cumsum(lens)];
 %! for op = {'kda', 'gdn'}
@@ -240,12 +191,12 @@
 %!                        3 70 16; 3 86 16; 3 102 16; 3 118 16; 3 134 6; 4 140 1]);
 %! end
 
-## ---- options ---------------------------------------------------------------
+% ---- options ---------------------------------------------------------------
 
 %!test
 %! % GVA (HV = 2H), UseQKL2Norm, GateInKernel with DtBias, BetaSigmoid +
 %! % AllowNegEigval, Scale, StateLayout 'VK' with an initial state
-%! randn ("seed", 25); rand ("seed", 25);
+%! randn ('seed', 25); rand ('seed', 25);
 %! K = 8; V = 6; T = 50; H = 2; HV = 4; B = 2;
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, H, HV, B, 0.5);
@@ -268,17 +219,17 @@
 
 %!test
 %! % larger chunks with off-diagonal sub-blocks, K ~= V, T = 1
-%! randn ("seed", 26); rand ("seed", 26);
+%! randn ('seed', 26); rand ('seed', 26);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 20, 3, 90, 1, 1, 1, 0.2);
 %! check_aux_ ('kda', 90, q, k, v, g, beta);
 %! check_aux_ ('kda', 48, q, k, v, g, beta);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 3, 20, 1, 1, 1, 1, 0.2);
 %! check_aux_ ('kda', 64, q, k, v, g, beta, 'InitialState', randn (3, 20));
 
-## ---- without 'Intermediates', single precision ------------------------------
+% ---- without 'Intermediates', single precision ------------------------------
 
 %!test
-%! randn ("seed", 27); rand ("seed", 27);
+%! randn ('seed', 27); rand ('seed', 27);
 %! [q, k, v, g, beta] = rand_qkvgb ('kda', 8, 7, 70, 1, 2, 2, 0.5);
 %! [o1, S1, aux1] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16);
 %! [o2, S2, aux2] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'Intermediates', false);
@@ -292,7 +243,7 @@
 
 %!test
 %! % single: fields single, equal to the double ones to single rounding
-%! randn ("seed", 28); rand ("seed", 28);
+%! randn ('seed', 28); rand ('seed', 28);
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta] = rand_qkvgb (op{1}, 8, 7, 70, 1, 2, 1, 0.5);
 %!   fc = str2func ([op{1} '_chunk']);

@@ -50,13 +50,13 @@
 % ---- finite differences: plain, then each option -----------------------
 %!test
 %! fd_both ();
-%!test  # batch, heads
+%!test  % batch, heads
 %! fd_both ('B', 2, 'H', 2, 'HV', 2);
 %!test
 %! fd_both ('UseQKL2Norm', true);
 %!test
 %! fd_both ('GateInKernel', true, 'HV', 2);
-%!test  # GateInKernel, DtBias not given: dDtBias still returned and right
+%!test  % GateInKernel, DtBias not given: dDtBias still returned and right
 %! fd_both ('GateInKernel', true, 'DtBias', false, 'HV', 2);
 %!test
 %! fd_both ('GateInKernel', true, 'LowerBound', -4, 'HV', 2);
@@ -74,20 +74,20 @@
 %! fd_both ('StateLayout', 'VK');
 %!test
 %! fd_both ('T', 9, 'CuSeqlens', [0 2 3 9], 'InitialState', true);
-%!test  # GVA: dq, dk sum over the group
+%!test  % GVA: dq, dk sum over the group
 %! fd_both ('H', 2, 'HV', 4);
-%!test  # checkpoint interval 1
+%!test  % checkpoint interval 1
 %! fd_both ('ChunkSize', 1, 'InitialState', true);
-%!test  # checkpoint interval 3, T = 7 not a multiple
+%!test  % checkpoint interval 3, T = 7 not a multiple
 %! fd_both ('ChunkSize', 3, 'InitialState', true);
-%!test  # checkpoint interval larger than T
+%!test  % checkpoint interval larger than T
 %! fd_both ('ChunkSize', 100, 'InitialState', true);
-%!test  # everything together
+%!test  % everything together
 %! fd_both ('UseQKL2Norm', true, 'GateInKernel', true, 'LowerBound', -3, ...
 %!          'BetaSigmoid', true, 'AllowNegEigval', true, 'Scale', 0.8, ...
 %!          'InitialState', true, 'StateLayout', 'VK', 'CuSeqlens', [0 3 7], ...
 %!          'H', 1, 'HV', 2, 'ChunkSize', 2);
-%!test  # everything together, without LowerBound, B > 1
+%!test  % everything together, without LowerBound, B > 1
 %! fd_both ('UseQKL2Norm', true, 'GateInKernel', true, 'BetaSigmoid', true, ...
 %!          'InitialState', true, 'H', 2, 'HV', 4, 'B', 2, 'ChunkSize', 3);
 
@@ -186,7 +186,7 @@
 %!     assert (size (out{8}), [3 1]);
 %!   end
 %! end
-%!test  # GDN: g and beta of any shape with T*HV*B elements keep their shape
+%!test  % GDN: g and beta of any shape with T*HV*B elements keep their shape
 %! P = rand_problem ('gdn', 'T', 6, 'HV', 2, 'B', 2);
 %! g = reshape (P.g, 1, []);
 %! b = reshape (P.beta, 2, 3, 2, 2);

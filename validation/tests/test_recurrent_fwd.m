@@ -30,9 +30,9 @@
 % ---- the plain recurrence ------------------------------------------------
 %!test
 %! check_both ('K', 8, 'V', 6, 'T', 20);
-%!test  # batch and several heads
+%!test  % batch and several heads
 %! check_both ('K', 7, 'V', 5, 'T', 12, 'H', 2, 'HV', 2, 'B', 3);
-%!test  # K > V and K < V
+%!test  % K > V and K < V
 %! check_both ('K', 16, 'V', 4, 'T', 9);
 %! check_both ('K', 3, 'V', 16, 'T', 9);
 
@@ -41,9 +41,9 @@
 %! check_both ('UseQKL2Norm', true, 'B', 2);
 %!test
 %! check_both ('GateInKernel', true, 'HV', 2);
-%!test  # GateInKernel without DtBias
+%!test  % GateInKernel without DtBias
 %! check_both ('GateInKernel', true, 'DtBias', false, 'HV', 2);
-%!test  # GateInKernel with LowerBound
+%!test  % GateInKernel with LowerBound
 %! check_both ('GateInKernel', true, 'LowerBound', -5, 'HV', 2);
 %!test
 %! check_both ('BetaSigmoid', true, 'HV', 2);
@@ -61,11 +61,11 @@
 %! check_both ('StateLayout', 'VK', 'InitialState', true, 'K', 5, 'V', 7);
 %!test
 %! check_both ('T', 15, 'CuSeqlens', [0 4 5 11 15]);
-%!test  # CuSeqlens as a column, of class int32
+%!test  % CuSeqlens as a column, of class int32
 %! check_both ('T', 9, 'CuSeqlens', int32 ([0; 3; 9]), 'InitialState', true);
-%!test  # GVA: HV = 3 H
+%!test  % GVA: HV = 3 H
 %! check_both ('H', 2, 'HV', 6, 'B', 2);
-%!test  # ChunkSize is accepted by the forward
+%!test  % ChunkSize is accepted by the forward
 %! check_both ('ChunkSize', 3);
 
 % ---- several together ---------------------------------------------------
