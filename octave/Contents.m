@@ -20,6 +20,9 @@
 %   la_from_fla        - Convert a tensor from FLA / PyTorch layout to this library's.
 %   la_to_fla          - Convert a tensor from this library's layout to FLA / PyTorch's.
 %
+% Checking a hand-written backward
+%   la_gradcheck       - Check a hand-written backward against central finite differences.
+%
 % Library
 %   kdagdn             - Kimi Delta Attention and Gated DeltaNet for Octave and MATLAB.
 %   kdagdn_version     - Version of the kdagdn library, as a string.

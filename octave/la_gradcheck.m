@@ -1,4 +1,4 @@
-% LA_GRADCHECK  Check a hand-written backward against central finite differences.
+% la_gradcheck  Check a hand-written backward against central finite differences.
 %
 %   [ok, tab] = la_gradcheck (FWD, BWD, INPUTS)
 %   [ok, tab] = la_gradcheck (FWD, BWD, INPUTS, Name, Value, ...)
@@ -63,16 +63,17 @@
 %     tol        Tol
 %     pass       size_ok && maxerr <= tol (false for NaN)
 %
-%   Example: a library function as it is (InitialState as an input; both
-%   outputs, o and the final state, in the loss)
+%   Example:
+%     % a library function as it is (InitialState as an input; both
+%     % outputs, o and the final state, in the loss)
 %     q = randn (8, 20);  k = randn (8, 20);  v = randn (6, 20);
-%     g = randn (20, 1) - 1;  beta = rand (20, 1);  S0 = randn (8, 6);
+%     g = -rand (20, 1);  beta = rand (20, 1);  S0 = randn (8, 6);
 %     fwd = @(q, k, v, g, beta, S0) gdn_chunk (q, k, v, g, beta, 'InitialState', S0);
 %     bwd = @(q, k, v, g, beta, S0, dout, dS) ...
 %               gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'InitialState', S0);
 %     la_gradcheck (fwd, bwd, {q, k, v, g, beta, S0}, 'NumOutputs', 2)
-%   docs/gradcheck.md checks a variant of your own: KDA with an output gate.
-
+%     % docs/gradcheck.md checks a variant of your own: KDA with an output gate.
+%
 %   See also: kda_recurrent_bwd, kda_chunk_bwd, gdn_recurrent_bwd, gdn_chunk_bwd.
 
 function [ok, tab] = la_gradcheck (fwd, bwd, inputs, varargin)
@@ -81,7 +82,7 @@ function [ok, tab] = la_gradcheck (fwd, bwd, inputs, varargin)
     return;
   end
   if (nargin < 3 || ~iscell (inputs))
-    error ('la_gradcheck: needs FWD, BWD and a cell of INPUTS');
+    error ('la:nargin', 'la_gradcheck: needs FWD, BWD and a cell of INPUTS');
   end
   cfg = parse_options (fwd, inputs, varargin, nargout);
   if (~isempty (cfg.Seed))
@@ -190,13 +191,13 @@ function cfg = parse_options (fwd, inputs, args, nout)
                 'NumOutputs', [], 'LossOutputs', [], 'Check', [], 'Names', {{}}, ...
                 'Seed', [], 'Print', nout == 0, 'Plot', false);
   if (mod (numel (args), 2) ~= 0)
-    error ('la_gradcheck: options must come in Name, Value pairs');
+    error ('la:badOption', 'la_gradcheck: options must come in Name, Value pairs');
   end
   names = fieldnames (cfg);
   for i = 1:2:numel (args)
     hit = find (strcmpi (args{i}, names));
     if (isempty (hit))
-      error ('la_gradcheck: unknown option ''%s''', num2str (args{i}));
+      error ('la:badOption', 'la_gradcheck: unknown option ''%s''', num2str (args{i}));
     end
     cfg.(names{hit}) = args{i + 1};
   end
@@ -210,7 +211,7 @@ function cfg = parse_options (fwd, inputs, args, nout)
     cfg.Names = arrayfun (@(i) sprintf ('x%d', i), 1:n, 'UniformOutput', false);
   end
   if (numel (cfg.Names) ~= n)
-    error ('la_gradcheck: ''Names'' needs one name per input (%d)', n);
+    error ('la:badOption', 'la_gradcheck: ''Names'' needs one name per input (%d)', n);
   end
   cfg.Check = cfg.Check(:)';
   if (isempty (cfg.LossOutputs))
