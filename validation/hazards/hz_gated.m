@@ -3,6 +3,7 @@
 %
 %   P = hz_gated (x, y, g, strict, scheme, fmt)
 %   P = hz_gated (x, y, g, strict, 'safe', fmt, lower_bound)
+%   P = hz_gated (..., lower_bound, bs)   sub-chunks of bs rows (default 16)
 %
 %   x, y: c x K; g: the per-step log gates of the chunk, c x K (KDA) or c x 1
 %   (GDN); G = cumsum (g).  strict: j < i only (M of (24)) instead of j <= i
@@ -25,7 +26,7 @@
 %
 %   See also: hz_chunk_fwd, hz_mm.
 
-function P = hz_gated (x, y, g, strict, scheme, fmt, lower_bound)
+function P = hz_gated (x, y, g, strict, scheme, fmt, lower_bound, bs)
   [c, K] = size (x);
   wc = class (hz_round (0, fmt));
   x = cast (hz_round (x, fmt), wc);
@@ -35,7 +36,9 @@ function P = hz_gated (x, y, g, strict, scheme, fmt, lower_bound)
     g = max (g, lower_bound);
   end
   mask = tril (true (c), -double (strict));
-  bs = 16;
+  if (nargin < 8)
+    bs = 16;
+  end
   switch scheme
     case 'plain'
       G = cumsum (g, 1);
