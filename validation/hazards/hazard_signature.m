@@ -88,14 +88,15 @@ function s = merge_str (c, a, b)
 end
 
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! assert (hazard_signature (1e-7 * rand (64, 2), 16), 'none');
 %! % a drift along the sequence that also spoils the state, and errors
 %! % everywhere with a wrong state: neither pattern
 %! assert (hazard_signature (1e-2 * (1:64)' / 64, 16, 1e-2), 'unknown');
 %! assert (hazard_signature (0.5 + rand (64, 2), 16, 0.3), 'unknown');
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! % the profiles of the two bugs, from the plain chunked forward
-%! addpath (fullfile (fileparts (which ('hazard_signature')), '..', 'lib'));
 %! K = 16;  C = 16;  T = 64;
 %! for bug = {'log2_exp', 'ln_exp2', 'regate_vnew'}
 %!   for s0 = [0 1]

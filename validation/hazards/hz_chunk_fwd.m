@@ -79,7 +79,7 @@ function opts = defaults (opts, K)
 end
 
 %!test
-%! addpath (fullfile (fileparts (which ('hz_chunk_fwd')), '..', 'lib'));
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! K = 8; V = 6; T = 45;
 %! q = randn (K, T); k = randn (K, T); k = k ./ sqrt (sum (k .^ 2));
 %! v = randn (V, T); g = -rand (K, T); beta = rand (1, T); S0 = randn (K, V);

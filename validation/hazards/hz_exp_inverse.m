@@ -104,7 +104,9 @@ function rows = make_rows (R)
   % the truncated series: an error of the data, not of the format
   for m = [2 4 6]
     rows(end + 1) = hz_row (sprintf ('inverse neumann m=%d, double, c=64, unit keys: ratio of A', m), ...
-                            R.errA(1 + m, 1, ic, 1), 1e-5, 'atleast');
+                            R.errA(1 + m, 1, ic, 1));
+    rows(end + 1) = hz_row (sprintf ('inverse neumann m=%d, double, c=64, beta<2: ratio of A', m), ...
+                            R.errA(1 + m, 1, ic, 2), 1e-5, 'atleast');
   end
   % the doubling product: exact in exact arithmetic, unstable in single once
   % the powers of N grow (correlated keys)

@@ -80,6 +80,7 @@ function s = twosum_sum (x)
 end
 
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! % the three agree for mild gates, and match finite differences of L
 %! c = 12;  K = 3;  q = randn (c, K);  k = randn (c, K);  g = -rand (c, K);
 %! Pqk = randn (c);  Pkk = randn (c);

@@ -89,6 +89,7 @@ function P = reference_point (x, y, a, bs, fmt)
 end
 
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! c = 40;  K = 6;  x = randn (c, K);  y = randn (c, K);  g = -rand (c, K);
 %! G = cumsum (g);  ref = zeros (c);
 %! for i = 1:c
@@ -101,6 +102,7 @@ end
 %! end
 %! assert (norm (hz_gated (x, y, g, true, 'ref', 'double') - tril (ref, -1)) < 1e-12 * norm (ref));
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! % g = -30: plain overflows in single after 3 steps, the library stays finite
 %! c = 32;  x = randn (c, 4);  g = -30 * ones (c, 4);
 %! assert (any (~isfinite (hz_gated (x, x, g, true, 'plain', 'single')(:))));

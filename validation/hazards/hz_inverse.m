@@ -92,6 +92,7 @@ function wc = work_class (fmt)
 end
 
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! c = 40;  N = tril (randn (c) / 4, -1);  L = eye (c) + N;
 %! for meth = {'subst', 'doubling', 'blocked'}
 %!   X = hz_inverse (N, meth{1}, 'double');
@@ -100,6 +101,7 @@ end
 %! assert (norm (L * hz_inverse (N, 'neumann', 'double', c - 1) - eye (c)) < 1e-12);
 %! assert (norm (L * hz_inverse (N, 'neumann', 'double', 2) - eye (c)) > 1e-3);
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! c = 37;  N = tril (randn (c) / 4, -1);
 %! X = hz_inverse (N, 'blocked', 'single');
 %! assert (class (X), 'single');

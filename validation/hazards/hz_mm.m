@@ -15,6 +15,7 @@ function C = hz_mm (A, B, fmt)
 end
 
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! A = randn (5, 7);  B = randn (7, 3);
 %! assert (class (hz_mm (A, B, 'bf16')), 'single');
 %! assert (hz_mm (A, B, 'double'), A * B);

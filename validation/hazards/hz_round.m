@@ -46,12 +46,14 @@ function y = hz_round (x, fmt)
 end
 
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! % bf16: 1 + 2^-8 is a tie between 1 and 1 + 2^-7: to even (1)
 %! assert (hz_round (1 + 2^-8, 'bf16'), single (1));
 %! assert (hz_round (1 + 3 * 2^-8, 'bf16'), single (1 + 2^-6));
 %! assert (hz_round (1 + 2^-8 + 2^-20, 'bf16'), single (1 + 2^-7));
 %! assert (hz_round (-3.14159, 'bf16'), single (-3.140625));
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! % fp16: largest finite, overflow, subnormals, ties to even
 %! assert (hz_round (65504, 'fp16'), single (65504));
 %! assert (hz_round (65519, 'fp16'), single (65504));
@@ -61,6 +63,7 @@ end
 %! assert (hz_round (3 * 2^-25, 'fp16'), single (2^-23));
 %! assert (hz_round (1 + 2^-11, 'fp16'), single (1));
 %!test
+%! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
 %! % every result is a number of the format: idempotent, and within half a unit
 %! x = randn (1000, 1) .* 10 .^ (4 * randn (1000, 1));
 %! for f = {'bf16', 'fp16'}
