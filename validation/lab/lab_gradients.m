@@ -60,8 +60,9 @@ function figs = plot_worst (worst, labels, fns, tol, figdir)
     return;
   end
   n = numel (labels);
-  h = figure ('visible', 'off', 'position', [0 0 900 120 + 22 * n]);
-  ax = axes ('position', [0.33 0.10 0.45 0.86]);
+  fig_size = [900, 120 + 22 * n];
+  h = figure ('visible', 'off', 'position', [0 0 fig_size]);
+  ax = axes ('position', [0.36 0.12 0.42 0.79]);
   style = lab_styles ();
   leg = {};
   for f = 1:numel (fns)

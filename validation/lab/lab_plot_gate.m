@@ -21,8 +21,8 @@ function figs = lab_plot_gate (xs, R, figdir)
     return;
   end
   st = lab_styles ();
-  h = figure ('visible', 'off', 'position', [0 0 900 450]);
-  ax = axes ('position', [0.09 0.12 0.60 0.80]);
+  h = figure ('visible', 'off', 'position', [0 0 1000 450]);
+  ax = gca ();
   ops = {'kda_chunk', 'gdn_chunk'};
   names = {'KDA', 'GDN'};
   leg = {};

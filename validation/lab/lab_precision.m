@@ -22,7 +22,7 @@ function [rows, figs] = lab_precision (mode, figdir)
     H = 1;  Kdef = 32;  Tg = 250;
   else
     Ts = [77 1000 4001 16001];  gates = [0.05 0.5 2 8 30];
-    Cs = [16 32 64 128];  Ks = [32 64 128 256];  H = 2;  Kdef = 128;  Tg = 2003;
+    Cs = [16 32 64 128];  Ks = [32 64 128 256];  H = 1;  Kdef = 128;  Tg = 1003;
   end
   rows = lab_row ();
   figs = struct ('file', {}, 'caption', {});
