@@ -1,172 +1,161 @@
-## -*- texinfo -*-
-## @deftypefn {} {@var{rows} =} lab_precision (@var{mode}, @var{figdir})
-## Precision section of the lab: fp32 against fp64 for every path, and the
-## chunked path against the recurrent one.
-##
-## For every sweep point the same random inputs (drawn in double) are run
-## in double and in single; the SPEC metric
-## @code{ratio = rms(ref - x) / rms(ref)} (computed in double, by
-## @code{la_ratio}) compares
-## @itemize
-## @item fp32 vs fp64 of the same path (forward outputs o, S; backward: every
-## gradient), bound 1e-4 (SPEC section 3, "single results"),
-## @item chunked vs recurrent in double, bound 1e-10, and in single, bound 1e-4.
-## @end itemize
-## Sweeps: sequence length T, gate strength (g = -strength * rand per step and
-## channel, up to 30), chunk size C and head size K = V.  @var{mode} is
-## "full" (T up to 16384) or "quick" (small sizes, for make test).
-## Plots (PNG) go to @var{figdir}.  Each row of @var{rows} has fields
-## section, name, value, bound, pass, detail.
-## @end deftypefn
-function rows = lab_precision (mode, figdir)
-  quick = strcmp (mode, "quick");
-  if quick
-    Ts = [64 256 1024];  gates = [0.1 1 30];  Cs = [16 64];  Ks = [16 64];
-    H = 1;  Kdef = 32;
+function [rows, figs] = lab_precision (mode, figdir)
+% LAB_PRECISION  Precision section of the lab: every path against an independent reference.
+%
+%   [rows, figs] = lab_precision (mode, figdir)
+%
+%   For every sweep point the same random inputs (drawn in double) run
+%   through the four C paths (recurrent and chunked, forward and backward)
+%   in single and in double.  Each result is compared, with the project's
+%   metric rms(ref - x) / rms(ref) (la_ratio), with an independent
+%   plain-Octave double reference: ref_forward for o and S, lab_ref_backward
+%   for every gradient.  Bounds: 1e-4 for single results up to T = 4096
+%   (longer sequences are information), 1e-10 for double results; also the
+%   chunked path against the recurrent one in the same class.
+%   Sweeps over T, gate strength (g = -s * rand per step and channel, s up
+%   to 30), chunk size C and head size K = V; every T is chosen so that the
+%   last chunk is short.  mode 'quick' uses small sizes.  figs: one figure
+%   per sweep in figdir.
+
+  quick = strcmp (mode, 'quick');
+  if (quick)
+    Ts = [77 1000];  gates = [0.1 1 30];  Cs = [16 64];  Ks = [16 64];
+    H = 1;  Kdef = 32;  Tg = 250;
   else
-    Ts = [64 256 1024 4096 16384];  gates = [0.05 0.5 2 8 30];
-    Cs = [16 32 64 128];  Ks = [32 64 128 256];  H = 2;  Kdef = 128;
-  endif
-  rows = struct ("section", {}, "name", {}, "value", {}, "bound", {}, ...
-                 "pass", {}, "detail", {});
-  ops = {"kda", "gdn"};
-
-  ## --- over T: forward and backward, every path --------------------------
-  fprintf ("  precision over T ...\n");
-  res_T = nan (numel (Ts), 4, 2);   # T x (rec fwd, chunk fwd, rec bwd, chunk bwd) x op
-  for io = 1:2
-    for it = 1:numel (Ts)
-      P = make_problem (ops{io}, Kdef, Kdef, Ts(it), H, 1);
-      [r, rows] = run_point (P, 64, rows, sprintf ("%s T=%d", ops{io}, Ts(it)), ...
-                             Ts(it) <= 4096);
-      res_T(it, :, io) = r;
-    endfor
-  endfor
-  plot_lines (Ts, res_T, "T (steps)", sprintf ("fp32 vs fp64 over T (K = V = %d)", Kdef), ...
-              figdir, "precision_T.png");
-
-  ## --- over gate strength ---------------------------------------------
-  fprintf ("  precision over gate strength ...\n");
-  Tg = merge (quick, 256, 2048);
-  res_g = nan (numel (gates), 4, 2);
-  for io = 1:2
-    for ig = 1:numel (gates)
-      P = make_problem (ops{io}, Kdef, Kdef, Tg, H, gates(ig));
-      [r, rows] = run_point (P, 64, rows, sprintf ("%s gate=%g", ops{io}, gates(ig)), true);
-      res_g(ig, :, io) = r;
-    endfor
-  endfor
-  plot_lines (gates, res_g, "gate strength s (g = -s rand)", "fp32 vs fp64 over gate strength", ...
-              figdir, "precision_gate.png");
-
-  ## --- over chunk size --------------------------------------------------
-  fprintf ("  precision over chunk size ...\n");
-  res_c = nan (numel (Cs), 4, 2);
-  for io = 1:2
-    P = make_problem (ops{io}, Kdef, Kdef, Tg, H, 1);
-    for ic = 1:numel (Cs)
-      [r, rows] = run_point (P, Cs(ic), rows, sprintf ("%s C=%d", ops{io}, Cs(ic)), true);
-      res_c(ic, :, io) = r;
-    endfor
-  endfor
-  plot_lines (Cs, res_c, "chunk size C", "fp32 vs fp64 over chunk size", figdir, ...
-              "precision_chunk.png");
-
-  ## --- over head size ---------------------------------------------------
-  fprintf ("  precision over head size ...\n");
-  res_k = nan (numel (Ks), 4, 2);
-  for io = 1:2
-    for ik = 1:numel (Ks)
-      P = make_problem (ops{io}, Ks(ik), Ks(ik), Tg, H, 1);
-      [r, rows] = run_point (P, 64, rows, sprintf ("%s K=V=%d", ops{io}, Ks(ik)), true);
-      res_k(ik, :, io) = r;
-    endfor
-  endfor
-  plot_lines (Ks, res_k, "head size K = V", "fp32 vs fp64 over head size", figdir, ...
-              "precision_head.png");
-endfunction
+    Ts = [77 1000 4001 16001];  gates = [0.05 0.5 2 8 30];
+    Cs = [16 32 64 128];  Ks = [32 64 128 256];  H = 1;  Kdef = 128;  Tg = 1003;
+  end
+  rows = lab_row ();
+  figs = struct ('file', {}, 'caption', {});
+  sweeps = {'T', Ts, 'T (steps), ChunkSize 64', 'precision_T.png';
+            'gate', gates, sprintf('gate strength s: g = -s rand (T = %d)', Tg), 'precision_gate.png';
+            'C', Cs, sprintf('chunk size C (T = %d)', Tg), 'precision_chunk.png';
+            'K', Ks, sprintf('head size K = V (T = %d)', Tg), 'precision_head.png'};
+  ops = {'kda', 'gdn'};
+  for w = 1:size (sweeps, 1)
+    x = sweeps{w, 2};
+    fprintf ('  precision over %s ...\n', sweeps{w, 1});
+    R = nan (numel (x), 8, 2);   % point x (rec/chunk fwd/bwd single, then double) x op
+    for io = 1:2
+      for i = 1:numel (x)
+        [K, T, C, s] = deal (Kdef, Tg, 64, 1);
+        switch (sweeps{w, 1})
+          case 'T',    T = x(i);
+          case 'gate', s = x(i);
+          case 'C',    C = x(i);
+          case 'K',    K = x(i);
+        end
+        P = make_problem (ops{io}, K, K, T, H, s, 100 * w + 10 * io + i);
+        label = sprintf ('%s %s=%g (T=%d, C=%d, K=V=%d)', ops{io}, sweeps{w, 1}, x(i), T, C, K);
+        [R(i, :, io), rows] = run_point (P, C, rows, label, T <= 4096);
+      end
+    end
+    figs(end+1) = lab_plot_sweep (x, R, sweeps{w, 3}, figdir, sweeps{w, 4});
+  end
+end
 
 
-## Random problem in double; q, k unit-norm columns keep the recurrence bounded.
-function P = make_problem (op, K, V, T, H, strength)
+function P = make_problem (op, K, V, T, H, strength, seed)
+  % random problem in double; unit-norm q, k keep the recurrence bounded
+  rand ('state', seed);  randn ('state', seed);
   P.op = op;
-  P.q = randn (K, T, H);  P.q ./= sqrt (sum (P.q .^ 2, 1));
-  P.k = randn (K, T, H);  P.k ./= sqrt (sum (P.k .^ 2, 1));
+  P.q = unit_columns (randn (K, T, H));
+  P.k = unit_columns (randn (K, T, H));
   P.v = randn (V, T, H);
-  if strcmp (op, "kda")
+  if (strcmp (op, 'kda'))
     P.g = -strength * rand (K, T, H);
   else
     P.g = -strength * rand (T, H);
-  endif
+  end
   P.beta = rand (T, H);
   P.h0 = randn (K, V, H) / sqrt (K);
   P.dout = randn (V, T, H);
   P.dS = randn (K, V, H);
-endfunction
+end
 
-## One sweep point: returns the worst fp32-vs-fp64 ratio of
-## [rec fwd, chunk fwd, rec bwd, chunk bwd] and appends rows (also the
-## chunked-vs-recurrent comparisons).  check: whether the single bound
-## applies (SPEC: "at T up to a few thousand").
-function [r, rows] = run_point (P, C, rows, label, check)
-  fr = str2func ([P.op "_recurrent"]);   fc = str2func ([P.op "_chunk"]);
-  br = str2func ([P.op "_recurrent_bwd"]); bc = str2func ([P.op "_chunk_bwd"]);
+function x = unit_columns (x)
+  x = x ./ repmat (sqrt (sum (x .^ 2, 1)), size (x, 1), 1);
+end
+
+function [r, rows] = run_point (P, C, rows, label, single_checked)
+  % r: the worst ratio against the reference of [recurrent fwd, chunk fwd,
+  % recurrent bwd, chunk bwd] in single, then the same in double
+  [o_ref, S_ref] = ref_forward (P.op, P.q, P.k, P.v, P.g, P.beta, 'InitialState', P.h0);
+  G_ref = reference_grads (P);
   args = {P.q, P.k, P.v, P.g, P.beta};
-  sgl = cellfun (@single, args, "UniformOutput", false);
-  opt = {"InitialState", P.h0};
-  [o_rd, S_rd] = fr (args{:}, opt{:});
-  [o_rs, S_rs] = fr (sgl{:}, opt{:});
-  [o_cd, S_cd] = fc (args{:}, opt{:}, "ChunkSize", C);
-  [o_cs, S_cs] = fc (sgl{:}, opt{:}, "ChunkSize", C);
-  G_rd = cell (1, 6); G_rs = G_rd; G_cd = G_rd; G_cs = G_rd;
-  [G_rd{:}] = br (args{:}, P.dout, P.dS, opt{:});
-  [G_rs{:}] = br (sgl{:}, single (P.dout), P.dS, opt{:});
-  [G_cd{:}] = bc (args{:}, P.dout, P.dS, opt{:}, "ChunkSize", C);
-  [G_cs{:}] = bc (sgl{:}, single (P.dout), P.dS, opt{:}, "ChunkSize", C);
-  worst = @(A, B) max (cellfun (@la_ratio, A, B));
-  r = [worst({o_rd, S_rd}, {o_rs, S_rs}), worst({o_cd, S_cd}, {o_cs, S_cs}), ...
-       worst(G_rd, G_rs), worst(G_cd, G_cs)];
-  cr_d = max (worst ({o_rd, S_rd}, {o_cd, S_cd}), worst (G_rd, G_cd));
-  cr_s = max (worst ({o_rd, S_rd}, {o_cs, S_cs}), worst (G_rd, G_cs));
-  names = {"recurrent fwd fp32 vs fp64", "chunk fwd fp32 vs fp64", ...
-           "recurrent bwd fp32 vs fp64", "chunk bwd fp32 vs fp64"};
+  opt = {'InitialState', P.h0};
+  r = zeros (1, 8);
+  out = cell (2, 2);        % {class, path}: {o, S, dq, ..., dS0}
+  for ic = 1:2
+    a = args;  dout = P.dout;
+    if (ic == 1)
+      a = cellfun (@single, args, 'UniformOutput', false);
+      dout = single (dout);
+    end
+    for ip = 1:2
+      extra = {};
+      fn = [P.op '_recurrent'];
+      if (ip == 2)
+        extra = {'ChunkSize', C};
+        fn = [P.op '_chunk'];
+      end
+      f = cell (1, 2);  b = cell (1, 6);
+      [f{:}] = feval (fn, a{:}, opt{:}, extra{:});
+      [b{:}] = feval ([fn '_bwd'], a{:}, dout, P.dS, opt{:}, extra{:});
+      out{ic, ip} = [f, b];
+      base = 4 * (ic - 1) + ip;
+      r(base) = worst ({o_ref, S_ref}, f);
+      r(base + 2) = worst (G_ref, b);
+    end
+  end
+  names = {'recurrent fwd', 'chunk fwd', 'recurrent bwd', 'chunk bwd'};
+  single_bound = NaN;
+  if (single_checked)
+    single_bound = 1e-4;
+  end
   for i = 1:4
-    rows(end+1) = mkrow ("precision", [label " " names{i}], r(i), merge (check, 1e-4, NaN));
-  endfor
-  rows(end+1) = mkrow ("precision", [label " chunk vs recurrent fp64"], cr_d, 1e-10);
-  rows(end+1) = mkrow ("precision", [label " chunk fp32 vs recurrent fp64"], cr_s, ...
-                       merge (check, 1e-4, NaN));
-  if (! all (isfinite ([r cr_d cr_s])))
-    rows(end).pass = false;  rows(end).detail = "non-finite result";
-  endif
-endfunction
+    rows(end+1) = lab_row ('precision', sprintf ('%s %s single vs reference', label, names{i}), ...
+                           r(i), single_bound);
+    rows(end+1) = lab_row ('precision', sprintf ('%s %s double vs reference', label, names{i}), ...
+                           r(4 + i), 1e-10);
+  end
+  rows(end+1) = lab_row ('precision', [label ' chunk vs recurrent, double'], ...
+                         worst (out{2, 1}, out{2, 2}), 1e-10);
+  rows(end+1) = lab_row ('precision', [label ' chunk vs recurrent, single'], ...
+                         worst (out{1, 1}, out{1, 2}), single_bound);
+end
 
-function row = mkrow (section, name, value, bound)
-  row.section = section;  row.name = name;  row.value = value;  row.bound = bound;
-  row.pass = isnan (bound) || (isfinite (value) && value <= bound);
-  row.detail = merge (isnan (bound), "reported (no bound at this size)", "");
-endfunction
+function G = reference_grads (P)
+  % lab_ref_backward per head (default scale 1 / sqrt (K))
+  [K, T, H] = size (P.q);
+  s = 1 / sqrt (K);
+  G = {zeros(size(P.q)), zeros(size(P.k)), zeros(size(P.v)), zeros(size(P.g)), ...
+       zeros(size(P.beta)), zeros(size(P.h0))};
+  for h = 1:H
+    if (strcmp (P.op, 'kda'))
+      gh = P.g(:, :, h);
+    else
+      gh = P.g(:, h);
+    end
+    [dq, dk, dv, dg, db, dS0] = lab_ref_backward (P.op, P.q(:, :, h), P.k(:, :, h), ...
+        P.v(:, :, h), gh, P.beta(:, h), P.h0(:, :, h), s, P.dout(:, :, h), P.dS(:, :, h));
+    G{1}(:, :, h) = dq;  G{2}(:, :, h) = dk;  G{3}(:, :, h) = dv;
+    if (strcmp (P.op, 'kda'))
+      G{4}(:, :, h) = dg;
+    else
+      G{4}(:, h) = dg(:);
+    end
+    G{5}(:, h) = db(:);  G{6}(:, :, h) = dS0;
+  end
+end
 
-function plot_lines (x, R, xl, ttl, figdir, fname)
-  if (isempty (figdir)), return; endif
-  h = figure ("visible", "off", "position", [0 0 900 480]);
-  styles = {"-o", "-s", "--o", "--s"};
-  names = {"recurrent fwd", "chunk fwd", "recurrent bwd", "chunk bwd"};
-  leg = {};
-  for io = 1:2
-    for j = 1:4
-      loglog (x, max (R(:, j, io), 1e-17), styles{j}, "linewidth", 1.2 + (io == 2));
-      hold on;
-      leg{end+1} = sprintf ("%s %s", merge (io == 1, "KDA", "GDN"), names{j});
-    endfor
-  endfor
-  loglog ([min(x) max(x)], [1e-4 1e-4], "k:", "linewidth", 1.5);
-  leg{end+1} = "SPEC bound 1e-4";
-  hold off;  grid on;
-  ylim ([1e-9 1e-2]);
-  xlabel (xl);  ylabel ("rms(ref - x) / rms(ref)");
-  title (ttl);
-  legend (leg, "location", "eastoutside");
-  print (h, "-dpng", "-r80", fullfile (figdir, fname));
-  close (h);
-endfunction
+function w = worst (A, B)
+  w = 0;
+  for i = 1:numel (A)
+    r = la_ratio (A{i}, B{i});
+    w = max (w, r);
+    if (isnan (r))
+      w = NaN;      % a non-finite result fails the row
+      return;
+    end
+  end
+end
