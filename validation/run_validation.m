@@ -5,10 +5,11 @@ function ok = run_validation (mode)
 %   run_validation ('quick')   small sizes, part of make test
 %   ok = run_validation (...)  true when every check passed
 %
-%   Four sections: every gradient against central finite differences
+%   Five sections: every gradient against central finite differences
 %   (double); every numbered equation of docs/ reproduced; precision of
 %   single and double results against an independent plain-Octave double
-%   reference; the cancellation-free gate gradient (46b) at strong gates.
+%   reference; the cancellation-free gate gradient (46b) at strong gates;
+%   the failure modes of fast kernels (validation/hazards/).
 %   A row with a bound is a check; a row without one is information and is
 %   not counted.  Writes validation/report/REPORT.md (quick: under
 %   validation/report/quick/), one CSV per section beside it and the

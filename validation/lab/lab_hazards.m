@@ -1,7 +1,7 @@
 % LAB_HAZARDS  Hazards section of the lab: the failure modes of fast
 % kernels, measured (docs/hazards.md).
 %
-%   rows = lab_hazards (mode, figdir)
+%   [rows, figs] = lab_hazards (mode, figdir)
 %
 %   Runs the four experiments of validation/hazards/ and returns their rows
 %   (fields section = 'hazards', name, value, bound, pass, detail), as the
@@ -22,7 +22,7 @@
 %
 %   See also: hz_exp_inverse, hz_exp_gate_grad, hz_exp_overflow, hz_exp_bugs.
 
-function rows = lab_hazards (mode, figdir)
+function [rows, figs] = lab_hazards (mode, figdir)
   here = fileparts (mfilename ('fullpath'));
   addpath (fullfile (here, '..', 'hazards'));
   addpath (fullfile (here, '..', 'lib'));
@@ -38,5 +38,29 @@ function rows = lab_hazards (mode, figdir)
       r.detail = err.message;
     end
     rows = [rows, r(:)'];
+  end
+  figs = hazard_figures (figdir);
+end
+
+function figs = hazard_figures (figdir)
+  % the plots the experiments wrote, with what to see in each
+  files = {'hazards_inverse.png', ['The triangular inverse four ways: error of A and of o ' ...
+             'over the chunk size and the regime.  Substitution and the blocked form stay at ' ...
+             'rounding level; the truncated Neumann series is wrong at every order in exact ' ...
+             'arithmetic, and doubling loses accuracy in single when keys are correlated.']; ...
+           'hazards_gate_gradient.png', ['The gate gradient over gate strength: (46) as ' ...
+             'written (difference, then reverse cumulative sum) loses accuracy as u e^s; ' ...
+             '(46b) stays at rounding level at every strength.']; ...
+           'hazards_overflow.png', ['Where each gating scheme overflows or loses accuracy, ' ...
+             'over the gate per step: the plain factorisation over a chunk, FLA''s safe_gate ' ...
+             'in 16-step sub-chunks, and the reference-point scheme of this library.']; ...
+           'hazards_bugs.png', ['Error patterns of two classic kernel bugs (log2 gates ' ...
+             'exponentiated with exp; v_new re-gated) over the step in the chunk and the ' ...
+             'head: what hazard_signature recognises in a kda_verify report.']};
+  figs = struct ('file', {}, 'caption', {});
+  for i = 1:size (files, 1)
+    if (~isempty (figdir) && exist (fullfile (figdir, files{i, 1}), 'file'))
+      figs(end+1) = struct ('file', files{i, 1}, 'caption', files{i, 2});
+    end
   end
 end
