@@ -193,7 +193,7 @@ end
 %!error id=gdn:badOption gdn_recurrent (q, k, v, g, b, 'StateLayout', 'KVX')
 %!error id=gdn:badOption gdn_recurrent (q, k, v, g, b, 'StateLayout', 1)
 % unknown or misplaced names
-%!error id=gdn:badOption gdn_recurrent (q, k, v, g, b, 'Scal', 1)
+%!error id=gdn:badOption gdn_recurrent (q, k, v, g, b, 'Scalx', 1)
 %!error id=gdn:badOption gdn_recurrent (q, k, v, g, b, 'NoSuchOptionWithAVeryLongNameIndeed', 1)
 %!error id=gdn:badOption gdn_recurrent (q, k, v, g, b, 3, 1)
 %!error id=gdn:badOption gdn_recurrent (q, k, v, g, b, {'Scale'}, 1)
@@ -222,7 +222,7 @@ end
 %!   error ('no error');
 %! catch err
 %!   assert (err.identifier, 'gdn:badShape');
-%!   assert (~isempty (strfind (err.message, 'g must have')));
+%!   assert (~isempty (strfind (err.message, 'g must be')));
 %!   assert (~isempty (strfind (err.message, '5x2x2')));
 %!   assert (~isempty (strfind (err.message, '4x2x2')));
 %! end

@@ -192,7 +192,7 @@ end
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', 'KVX')
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', 1)
 % unknown or misplaced names
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scal', 1)
+%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Scalx', 1)
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'NoSuchOptionWithAVeryLongNameIndeed', 1)
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 3, 1)
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, {'Scale'}, 1)
