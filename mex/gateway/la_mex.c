@@ -2,104 +2,128 @@
  * la_mex.c -- the one MEX gateway behind the eight public functions.
  *
  *   [...] = la_mex('kda_recurrent', q, k, v, g, beta, Name, Value, ...)
+ *   s     = la_mex('options')     the option table (la_mex_opts.h)
+ *   tf    = la_mex('poll_interrupt', seconds)
  *
- * The first argument names the public function (the octave/ wrappers pass their own
- * name); the rest are that function's arguments.  The gateway checks them
- * (la_mex_args.c), calls the core and builds the outputs; nothing else.
+ * The first argument names the public function (the octave/ wrappers pass
+ * their own name); the rest are that function's arguments.  The gateway
+ * checks them (la_mex_args.c, la_mex_opts.c), sizes everything it will
+ * create (la_mex_mem.c), calls the core and builds the outputs; nothing
+ * else.  'poll_interrupt' waits for Ctrl-C through the same callback the
+ * core polls, so a test can check the interrupt path on its own.
  */
 #include "la_mex_args.h"
+#include "la_mex_intr.h"
+#include "la_mex_mem.h"
+#include "la_mex_opts.h"
+#include "la_options.h"
 
 #include <string.h>
-
-static const char *const k_names[] = {"kda_recurrent", "kda_recurrent_bwd", "kda_chunk",
-                                      "kda_chunk_bwd", "gdn_recurrent",     "gdn_recurrent_bwd",
-                                      "gdn_chunk",     "gdn_chunk_bwd"};
+#include <time.h>
 
 /* Outputs in the working class.  The core writes every element of o, S and
  * of every gradient (mex/tests/test_core.c checks it with NaN-filled
  * buffers), so they need no zero fill; the Intermediates are zeroed (their
  * rows past a chunk's length are not all written). */
-static mxArray *new_array(const la_call *c, mwSize nd, const mwSize *d)
+static mxArray *new_array(const la_call *c, ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3,
+                          int zero)
 {
-  return mxCreateUninitNumericArray(nd, (mwSize *)d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS,
-                                    mxREAL);
+  mwSize d[4];
+  d[0] = (mwSize)d0; d[1] = (mwSize)d1; d[2] = (mwSize)d2; d[3] = (mwSize)d3;
+  return zero ? mxCreateNumericArray(4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL)
+              : mxCreateUninitNumericArray(4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL);
 }
 
-static mxArray *new_zeros(const la_call *c, mwSize nd, const mwSize *d)
+static mxArray *like(const la_call *c, const mxArray *a, int zero)
 {
-  return mxCreateNumericArray(nd, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL);
+  const mwSize cls = c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS;
+  return zero ? mxCreateNumericArray(mxGetNumberOfDimensions(a), mxGetDimensions(a), cls, mxREAL)
+              : mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
+                                           (mwSize *)mxGetDimensions(a), cls, mxREAL);
 }
 
-static mxArray *zeros_like(const la_call *c, const mxArray *a)
+static size_t elem(const la_call *c) { return c->dbl ? sizeof(double) : sizeof(float); }
+
+/* bytes of an array shaped like a, in the working class */
+static void need_like(const la_call *c, ptrdiff_t *total, const char *what, const mxArray *a)
 {
-  return new_zeros(c, mxGetNumberOfDimensions(a), mxGetDimensions(a));
+  la_need_add(c, total, what, (ptrdiff_t)mxGetNumberOfElements(a), 1, 1, 1, elem(c));
 }
 
-static mxArray *like(const la_call *c, const mxArray *a)
+static void need_state(const la_call *c, ptrdiff_t *total, const char *what)
 {
-  return new_array(c, mxGetNumberOfDimensions(a), mxGetDimensions(a));
+  la_need_add(c, total, what, c->p.K, c->p.V, c->p.HV, c->p.N, elem(c));
 }
 
-static mxArray *state_array(const la_call *c, ptrdiff_t last)
+static mxArray *state_array(const la_call *c)
 {
   const la_problem *p = &c->p;
-  mwSize d[4];
-  d[0] = (mwSize)(p->state_vk ? p->V : p->K);
-  d[1] = (mwSize)(p->state_vk ? p->K : p->V);
-  d[2] = (mwSize)p->HV;
-  d[3] = (mwSize)last;
-  return new_array(c, 4, d);
+  return new_array(c, p->state_vk ? p->V : p->K, p->state_vk ? p->K : p->V, p->HV, p->N, 0);
 }
 
+static void destroy_all(mxArray **a, int n)
+{
+  int i;
+  for (i = 0; i < n; i++)
+    if (a[i]) mxDestroyArray(a[i]);
+}
+
+/* The core's status as an identified error (after the outputs are freed). */
 static void fail_status(const la_call *c, int rc)
 {
+  la_problem again = c->p;
+  la_check why;
   if (rc == LA_ENOMEM)
-    la_fail(c, "outOfMemory", "out of memory: the workspace of this call (for T = %ld, "
-            "K = %ld, V = %ld, ChunkSize = %ld) exceeds the memory this machine can give "
-            "(half of it at most); for the backward, ChunkSize sets its size",
-            (long)c->p.T, (long)c->p.K, (long)c->p.V, (long)c->p.chunk);
+    la_fail(c, "outOfMemory", "out of memory: the workspace of this call (for T = %td, "
+            "K = %td, V = %td, HV = %td, ChunkSize = %td) exceeds the memory available; for "
+            "the backward, ChunkSize sets its size", c->p.T, c->p.K, c->p.V, c->p.HV, c->p.chunk);
+  if (rc == LA_EINTR) {
+    la_mex_interrupt_consume();
+    la_fail(c, "interrupted", "interrupted (Ctrl-C); nothing was returned");
+  }
+  if (rc == LA_EARG && la_problem_check(&again, &why) != LA_OK) la_fail(c, why.id, "%s", why.text);
   if (rc) la_fail(c, "internal", "the core returned error %d", rc);
 }
 
-/* The 'Intermediates' struct of the chunked forward. */
-static mxArray *make_aux(la_call *c, la_chunk_aux *aux)
-{
-  static const char *fields[] = {"G", "A_raw", "A", "w", "u", "Aqk", "h", "v_new", "chunks",
-                                 "ChunkSize"};
-  const la_problem *p = &c->p;
-  const ptrdiff_t NC = la_chunk_count(p);
-  mxArray *s = mxCreateStructMatrix(1, 1, 10, fields), *a;
-  mwSize d[4];
+/* ---- the 'Intermediates' struct of the chunked forward ------------------- */
 
-  a = zeros_like(c, c->g);
-  mxSetField(s, 0, "G", a);
-  aux->G = mxGetData(a);
-  la_check_bytes(c, (3.0 * (double)p->chunk + 2.0 * (double)(p->K + p->V)) * (double)p->T *
-                       (double)(p->HV * p->B) * (c->dbl ? 8 : 4) +
-                       (double)(p->K * p->V * p->HV) * (double)NC * (c->dbl ? 8 : 4),
-                 "the 'Intermediates'");
-  d[0] = (mwSize)p->chunk; d[1] = (mwSize)p->T; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->B;
-  a = new_zeros(c, 4, d); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
-  a = new_zeros(c, 4, d); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
-  a = new_zeros(c, 4, d); mxSetField(s, 0, "Aqk", a); aux->Aqk = mxGetData(a);
-  d[0] = (mwSize)p->K;
-  a = new_zeros(c, 4, d); mxSetField(s, 0, "w", a); aux->w = mxGetData(a);
-  a = zeros_like(c, c->v); mxSetField(s, 0, "u", a); aux->u = mxGetData(a);
-  a = zeros_like(c, c->v); mxSetField(s, 0, "v_new", a); aux->v_new = mxGetData(a);
-  d[0] = (mwSize)p->K; d[1] = (mwSize)p->V; d[2] = (mwSize)p->HV; d[3] = (mwSize)NC;
-  a = new_zeros(c, 4, d); mxSetField(s, 0, "h", a); aux->h = mxGetData(a);
-  aux->chunk_seq = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * sizeof(int64_t));
-  aux->chunk_t0 = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * sizeof(int64_t));
-  aux->chunk_len = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * sizeof(int64_t));
-  a = mxCreateDoubleMatrix((mwSize)NC, 3, mxREAL);
-  mxSetField(s, 0, "chunks", a);
+static const char *const k_aux_fields[] = {"G", "A_raw", "A", "w", "u", "Aqk", "h", "v_new",
+                                           "chunks", "ChunkSize"};
+
+static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
+{
+  const la_problem *p = &c->p;
+  need_like(c, total, "aux.G", c->g);
+  la_need_add(c, total, "aux.A_raw, aux.A, aux.Aqk", 3 * p->chunk, p->T, p->HV, p->B, elem(c));
+  la_need_add(c, total, "aux.w", p->K, p->T, p->HV, p->B, elem(c));
+  la_need_add(c, total, "aux.u, aux.v_new", 2 * p->V, p->T, p->HV, p->B, elem(c));
+  la_need_add(c, total, "aux.h", p->K, p->V, p->HV, NC, elem(c));
+  la_need_add(c, total, "aux.chunks", NC, 3, 2, 1, sizeof(double)); /* and its int64 copy */
+}
+
+/* the fields' arrays, pointed to by aux; s owns them */
+static mxArray *make_aux(const la_call *c, la_chunk_aux *aux, ptrdiff_t NC)
+{
+  const la_problem *p = &c->p;
+  mxArray *s = mxCreateStructMatrix(1, 1, 10, (const char **)k_aux_fields), *a;
+  a = like(c, c->g, 1); mxSetField(s, 0, "G", a); aux->G = mxGetData(a);
+  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
+  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
+  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "Aqk", a); aux->Aqk = mxGetData(a);
+  a = new_array(c, p->K, p->T, p->HV, p->B, 1); mxSetField(s, 0, "w", a); aux->w = mxGetData(a);
+  a = like(c, c->v, 1); mxSetField(s, 0, "u", a); aux->u = mxGetData(a);
+  a = like(c, c->v, 1); mxSetField(s, 0, "v_new", a); aux->v_new = mxGetData(a);
+  a = new_array(c, p->K, p->V, p->HV, NC, 1); mxSetField(s, 0, "h", a); aux->h = mxGetData(a);
+  aux->chunk_seq = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * 3 * sizeof(int64_t));
+  aux->chunk_t0 = aux->chunk_seq + NC;
+  aux->chunk_len = aux->chunk_seq + 2 * NC;
+  mxSetField(s, 0, "chunks", mxCreateDoubleMatrix((mwSize)NC, 3, mxREAL));
   mxSetField(s, 0, "ChunkSize", mxCreateDoubleScalar((double)p->chunk));
   return s;
 }
 
-static void fill_aux_chunks(const la_call *c, const mxArray *s, const la_chunk_aux *aux)
+static void fill_aux_chunks(const mxArray *s, const la_chunk_aux *aux, ptrdiff_t NC)
 {
-  const ptrdiff_t NC = la_chunk_count(&c->p);
   double *ch = mxGetPr(mxGetField(s, 0, "chunks"));
   ptrdiff_t i;
   for (i = 0; i < NC; i++) { /* 1-based, as Octave indexes */
@@ -107,112 +131,148 @@ static void fill_aux_chunks(const la_call *c, const mxArray *s, const la_chunk_a
     ch[i + NC] = (double)aux->chunk_t0[i] + 1;
     ch[i + 2 * NC] = (double)aux->chunk_len[i];
   }
+  mxFree(aux->chunk_seq);
 }
+
+/* ---- the calls ----------------------------------------------------------- */
 
 static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
 {
+  const int want_aux = c->chunked && c->intermediates && nlhs > 2;
+  const ptrdiff_t NC = want_aux ? la_chunk_count(&c->p) : 0;
+  ptrdiff_t total = 0;
+  mxArray *out[3] = {NULL, NULL, NULL};
   la_fwd_io io;
   la_chunk_aux aux;
-  mxArray *o = like(c, c->v), *S = state_array(c, c->p.N), *s = NULL;
-  int rc;
+  int rc, i;
+  need_like(c, &total, "o", c->v);
+  need_state(c, &total, "S");
+  if (want_aux) need_aux(c, &total, NC);
+  la_need_inputs(c, &total);
+  la_need_check(c, total);
+  la_convert_inputs(c);
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
-  io.q = mxGetData(c->q);
-  io.k = mxGetData(c->k);
-  io.v = mxGetData(c->v);
-  io.g = mxGetData(c->g);
-  io.beta = mxGetData(c->beta);
-  io.A_log = c->A_log;
-  io.dt_bias = c->dt_bias;
-  io.h0 = c->h0;
-  io.o = mxGetData(o);
-  io.ht = mxGetData(S);
-  if (c->chunked) {
-    if (c->intermediates && nlhs > 2) s = make_aux(c, &aux);
-    rc = c->dbl ? la_chunk_fwd_d(&c->p, &io, s ? &aux : NULL)
-                : la_chunk_fwd_s(&c->p, &io, s ? &aux : NULL);
-    if (!s) s = mxCreateStructMatrix(1, 1, 0, NULL);
-    else if (!rc) fill_aux_chunks(c, s, &aux);
-  } else {
+  out[0] = like(c, c->v, 0);
+  out[1] = state_array(c);
+  if (want_aux) out[2] = make_aux(c, &aux, NC);
+  io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
+  io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
+  io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
+  io.o = mxGetData(out[0]);
+  io.ht = mxGetData(out[1]);
+  if (c->chunked)
+    rc = c->dbl ? la_chunk_fwd_d(&c->p, &io, want_aux ? &aux : NULL)
+                : la_chunk_fwd_s(&c->p, &io, want_aux ? &aux : NULL);
+  else
     rc = c->dbl ? la_recurrent_fwd_d(&c->p, &io) : la_recurrent_fwd_s(&c->p, &io);
+  if (rc) {
+    destroy_all(out, 3);
+    fail_status(c, rc);
   }
-  fail_status(c, rc);
-  plhs[0] = o;
-  if (nlhs > 1) plhs[1] = S; else mxDestroyArray(S);
-  if (c->chunked && nlhs > 2) plhs[2] = s; else if (s) mxDestroyArray(s);
+  if (want_aux) fill_aux_chunks(out[2], &aux, NC);
+  else if (c->chunked) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
+  for (i = 0; i < 3; i++) {
+    if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
+    else if (out[i]) mxDestroyArray(out[i]);
+  }
 }
 
 static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
 {
   const la_problem *p = &c->p;
-  la_bwd_io io;
+  const int gik = p->gate_in_kernel;
+  ptrdiff_t total = 0;
   mxArray *out[8];
+  la_bwd_io io;
   int rc, i;
+  need_like(c, &total, "dq and dk", c->q);
+  need_like(c, &total, "dq and dk", c->k);
+  need_like(c, &total, "dv", c->v);
+  need_like(c, &total, "dg", c->g);
+  need_like(c, &total, "dbeta", c->beta);
+  need_state(c, &total, "dS0");
+  if (gik) la_need_add(c, &total, "dALog and dDtBias", p->K + 1, p->HV, 1, 1, elem(c));
+  la_need_inputs(c, &total);
+  la_need_check(c, total);
+  la_convert_inputs(c);
+  out[0] = like(c, c->q, 0);
+  out[1] = like(c, c->k, 0);
+  out[2] = like(c, c->v, 0);
+  out[3] = like(c, c->g, 0);
+  out[4] = like(c, c->beta, 0);
+  out[5] = c->h0_arr ? like(c, c->h0_arr, 0) : state_array(c);
+  out[6] = gik ? like(c, c->alog_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
+  out[7] = !gik ? mxCreateDoubleMatrix(0, 0, mxREAL)
+           : c->dtb_arr ? like(c, c->dtb_arr, 0)
+                        : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
   memset(&io, 0, sizeof io);
-  out[0] = like(c, c->q);
-  out[1] = like(c, c->k);
-  out[2] = like(c, c->v);
-  out[3] = like(c, c->g);
-  out[4] = like(c, c->beta);
-  out[5] = c->h0_arr ? like(c, c->h0_arr) : state_array(c, p->N);
-  if (p->gate_in_kernel) {
-    mwSize d[2];
-    d[0] = (mwSize)(p->kda ? p->K : p->HV);
-    d[1] = (mwSize)(p->kda ? p->HV : 1);
-    out[6] = like(c, c->alog_arr);
-    out[7] = c->dtb_arr ? like(c, c->dtb_arr) : new_array(c, 2, d);
-  } else {
-    out[6] = mxCreateDoubleMatrix(0, 0, mxREAL);
-    out[7] = mxCreateDoubleMatrix(0, 0, mxREAL);
-  }
-  io.q = mxGetData(c->q);
-  io.k = mxGetData(c->k);
-  io.v = mxGetData(c->v);
-  io.g = mxGetData(c->g);
-  io.beta = mxGetData(c->beta);
-  io.A_log = c->A_log;
-  io.dt_bias = c->dt_bias;
-  io.h0 = c->h0;
+  io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
+  io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
+  io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
   io.dout = mxGetData(c->dout);
   io.dht = c->dht;
-  io.dq = mxGetData(out[0]);
-  io.dk = mxGetData(out[1]);
-  io.dv = mxGetData(out[2]);
-  io.dg = mxGetData(out[3]);
-  io.dbeta = mxGetData(out[4]);
-  io.dh0 = mxGetData(out[5]);
-  io.dA_log = p->gate_in_kernel ? mxGetData(out[6]) : NULL;
-  io.ddt_bias = p->gate_in_kernel ? mxGetData(out[7]) : NULL;
+  io.dq = mxGetData(out[0]); io.dk = mxGetData(out[1]); io.dv = mxGetData(out[2]);
+  io.dg = mxGetData(out[3]); io.dbeta = mxGetData(out[4]); io.dh0 = mxGetData(out[5]);
+  io.dA_log = gik ? mxGetData(out[6]) : NULL;
+  io.ddt_bias = gik ? mxGetData(out[7]) : NULL;
   if (c->chunked)
     rc = c->dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);
   else
     rc = c->dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
-  fail_status(c, rc);
+  if (rc) {
+    destroy_all(out, 8);
+    fail_status(c, rc);
+  }
   for (i = 0; i < 8; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
     else mxDestroyArray(out[i]);
   }
 }
 
+/* 'poll_interrupt': true when Ctrl-C came within `seconds` (then the
+ * same identified error as an interrupted call), false otherwise. */
+static void poll_interrupt(int nrhs, const mxArray *prhs[], mxArray *plhs[])
+{
+  const la_call c = {.fname = "la_mex", .op = "kda"};
+  const double seconds = nrhs > 1 ? mxGetScalar(prhs[1]) : 0;
+  const clock_t start = clock();
+  while ((double)(clock() - start) < seconds * CLOCKS_PER_SEC)
+    if (la_mex_interrupted(NULL)) fail_status(&c, LA_EINTR);
+  plhs[0] = mxCreateLogicalScalar(0);
+}
+
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   la_call c;
   char fname[32];
-  int which = -1, i;
+  int which = -1, i, max_out;
   memset(&c, 0, sizeof c);
   if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetNumberOfElements(prhs[0]) >= sizeof fname ||
       mxGetString(prhs[0], fname, sizeof fname))
     mexErrMsgIdAndTxt("kda:internal", "la_mex: the first argument must name the function");
-  for (i = 0; i < 8; i++)
-    if (!strcmp(fname, k_names[i])) which = i;
-  if (which < 0) mexErrMsgIdAndTxt("kda:internal", "la_mex: unknown function '%s'", fname);
+  if (!strcmp(fname, "options")) {
+    plhs[0] = la_options_struct();
+    return;
+  }
+  if (!strcmp(fname, "poll_interrupt")) {
+    poll_interrupt(nrhs, prhs, plhs);
+    return;
+  }
+  for (i = 0; i < LA_NFUNCS; i++)
+    if (!strcmp(fname, la_function_names[i])) which = i;
+  if (which < 0) {
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: unknown function '%s'", fname);
+    return;
+  }
+  c.fname = la_function_names[which];
   c.op = which < 4 ? "kda" : "gdn";
+  c.fbit = 1u << which;
   c.backward = which % 2;
   c.chunked = (which % 4) >= 2;
-  if (nlhs > (c.backward ? 8 : (c.chunked ? 3 : 2)))
-    la_fail(&(la_call){.fname = fname, .op = c.op}, "nargout", "at most %d outputs",
-            c.backward ? 8 : (c.chunked ? 3 : 2));
-  la_parse_call(&c, k_names[which], nrhs - 1, prhs + 1);
+  max_out = c.backward ? 8 : (c.chunked ? 3 : 2);
+  if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
+  la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
   if (c.backward) run_backward(&c, nlhs, plhs);
   else run_forward(&c, nlhs, plhs);
 }

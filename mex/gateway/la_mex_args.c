@@ -1,22 +1,24 @@
 /*
  * la_mex_args.c -- see la_mex_args.h.  Error identifiers (prefix kda: or gdn:
  * after the function called):
- *   nargin        wrong number of arguments, options not in Name, Value pairs
+ *   nargin        wrong number of arguments
  *   badClass      not single/double, complex, sparse, or classes mixed
  *   badShape      a size that does not fit the others
- *   badOption     unknown option name, bad option value
+ *   badOption     bad option value (names and kinds: la_mex_opts.c)
  *   badCuSeqlens  CuSeqlens not [0, ..., T] increasing integers, or B > 1
+ *   and the identifiers of la_problem_check (la_core.h).
  */
 #include "la_mex_args.h"
+#include "la_mex_mem.h"
+#include "la_mex_opts.h"
+#include "la_options.h"
+#include "la_mex_intr.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#endif
 
 void la_fail(const la_call *c, const char *id, const char *fmt, ...)
 {
@@ -31,30 +33,20 @@ void la_fail(const la_call *c, const char *id, const char *fmt, ...)
   mexErrMsgIdAndTxt(ident, "%s", msg);
 }
 
-void la_check_bytes(const la_call *c, double bytes, const char *what)
+/* "8x10x2" for n dimensions d[] */
+static const char *dims_text(const mwSize *d, mwSize n, char *buf, size_t sz)
 {
-#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
-  const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  if (phys > 0 && bytes > phys / 2)
-    la_fail(c, "outOfMemory", "%s would take %.3g GB, more than half of this machine's %.3g GB", what,
-            bytes / 1e9, phys / 1e9);
-#else
-  (void)c;
-  (void)bytes;
-  (void)what;
-#endif
+  size_t used = 0;
+  mwSize i;
+  buf[0] = 0;
+  for (i = 0; i < n && used + 24 < sz; i++)
+    used += (size_t)snprintf(buf + used, sz - used, i ? "x%lu" : "%lu", (unsigned long)d[i]);
+  return buf;
 }
 
 const char *la_dims_str(const mxArray *a, char *buf, size_t n)
 {
-  const mwSize nd = mxGetNumberOfDimensions(a);
-  const mwSize *d = mxGetDimensions(a);
-  size_t used = 0;
-  mwSize i;
-  buf[0] = 0;
-  for (i = 0; i < nd && used + 24 < n; i++)
-    used += (size_t)snprintf(buf + used, n - used, i ? "x%lu" : "%lu", (unsigned long)d[i]);
-  return buf;
+  return dims_text(mxGetDimensions(a), mxGetNumberOfDimensions(a), buf, n);
 }
 
 /* size along dimension i (0-based), 1 past the last */
@@ -75,14 +67,11 @@ static int has_dims(const mxArray *a, const mwSize *d, mwSize n)
   return 1;
 }
 
-static const char *want_str(const mwSize *d, mwSize n, char *buf, size_t sz)
+/* a vector (row or column) of n elements */
+static int is_vector_of(const mxArray *a, mwSize n)
 {
-  size_t used = 0;
-  mwSize i;
-  buf[0] = 0;
-  for (i = 0; i < n && used + 24 < sz; i++)
-    used += (size_t)snprintf(buf + used, sz - used, i ? "x%lu" : "%lu", (unsigned long)d[i]);
-  return buf;
+  return mxGetNumberOfDimensions(a) == 2 && (mxGetM(a) == 1 || mxGetN(a) == 1) &&
+         (mwSize)mxGetNumberOfElements(a) == n;
 }
 
 /* a float, real, dense, numeric array */
@@ -94,12 +83,296 @@ static void check_float(const la_call *c, const mxArray *a, const char *name)
   if (mxIsComplex(a)) la_fail(c, "badClass", "%s must be real, got a complex array", name);
 }
 
-/* An optional float array converted to the working class (mxMalloc'd copy
- * when the class differs).  Returns NULL for []. */
-static const void *as_working(const la_call *c, const mxArray *a)
+/* ---- PyTorch order: a hint for the shape errors ---------------------------- */
+
+/* q, k, v, g fit a layout in which K, T, H (HV), B sit in dimensions
+ * at[0..3] of q, k, v and the KDA g, and T, HV, B in at3[0..2] of the
+ * GDN g */
+static int fits_layout(const la_call *c, const mwSize at[4], const mwSize at3[3])
+{
+  const mxArray *q = c->q, *v = c->v, *g = c->g;
+  const mwSize T = dim_of(q, at[1]), HV = dim_of(v, at[2]), B = dim_of(q, at[3]);
+  if (mxGetNumberOfDimensions(q) > 4 || !has_dims(c->k, mxGetDimensions(q), 4) ||
+      dim_of(v, at[1]) != T || dim_of(v, at[3]) != B)
+    return 0;
+  if (strcmp(c->op, "kda") == 0)
+    return dim_of(g, at[0]) == dim_of(q, at[0]) && dim_of(g, at[1]) == T &&
+           dim_of(g, at[2]) == HV && dim_of(g, at[3]) == B;
+  return mxGetNumberOfDimensions(g) <= 3 && dim_of(g, at3[0]) == T && dim_of(g, at3[1]) == HV &&
+         dim_of(g, at3[2]) == B;
+}
+
+/* q, k, v, g fit PyTorch's [B,T,H,K] order as stored (1), or read in
+ * reverse, K x H x T x B (2); 0 if neither. */
+static int torch_order(const la_call *c)
+{
+  static const mwSize stored[4] = {3, 1, 2, 0}, stored3[3] = {1, 2, 0};
+  static const mwSize reversed[4] = {0, 2, 1, 3}, reversed3[3] = {1, 0, 2};
+  return fits_layout(c, stored, stored3) ? 1 : fits_layout(c, reversed, reversed3) ? 2 : 0;
+}
+
+/* badShape, the message followed by the PyTorch hint when it applies */
+static void shape_fail(const la_call *c, const char *fmt, ...)
+{
+  static const char *const hint[3] = {
+      "",
+      " (q, k, v, g look like PyTorch's [B,T,H,K] order: permute (x, [4 2 3 1]) gives "
+      "K x T x H x B for q, k, v and the KDA g; permute (x, [2 3 1]) for beta and the GDN g)",
+      " (q, k, v, g look like PyTorch's [B,T,H,K] order read in reverse, K x H x T x B: "
+      "permute (x, [1 3 2 4]) gives K x T x H x B for q, k, v and the KDA g; "
+      "permute (x, [2 1 3]) for beta and the GDN g)"};
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  la_fail(c, "badShape", "%s%s", msg, hint[torch_order(c)]);
+}
+
+/* ---- the fixed arguments ------------------------------------------------- */
+
+static const char *const k_fixed[] = {"q", "k", "v", "g", "beta", "do", "dS"};
+
+/* counts and classes of q, k, v, g, beta (, do) */
+static void check_fixed(la_call *c, int nrhs, const mxArray *prhs[])
+{
+  const int nfixed = c->backward ? 7 : 5;
+  int i;
+  if (nrhs < nfixed)
+    la_fail(c, "nargin", "needs at least %d arguments (%s), got %d", nfixed,
+            c->backward ? "q, k, v, g, beta, do, dS" : "q, k, v, g, beta", nrhs);
+  for (i = 0; i < nfixed && i < 6; i++) check_float(c, prhs[i], k_fixed[i]);
+  c->dbl = mxIsDouble(prhs[0]);
+  for (i = 1; i < nfixed && i < 6; i++)
+    if (mxIsDouble(prhs[i]) != (c->dbl != 0))
+      la_fail(c, "badClass", "%s is %s but q is %s: q, k, v, g, beta%s must all be single or "
+              "all double", k_fixed[i], mxGetClassName(prhs[i]), mxGetClassName(prhs[0]),
+              c->backward ? ", do" : "");
+  c->q = prhs[0];
+  c->k = prhs[1];
+  c->v = prhs[2];
+  c->g = prhs[3];
+  c->beta = prhs[4];
+  c->dout = c->backward ? prhs[5] : NULL;
+}
+
+/* the sizes of q, k, v, g, beta, do against each other; fills K..B */
+static void check_shapes(la_call *c)
+{
+  la_problem *p = &c->p;
+  char b1[96], b2[96];
+  mwSize d[4];
+  if (mxGetNumberOfDimensions(c->q) > 4)
+    shape_fail(c, "q must be K x T x H x B, got %s", la_dims_str(c->q, b1, sizeof b1));
+  p->K = (ptrdiff_t)dim_of(c->q, 0);
+  p->T = (ptrdiff_t)dim_of(c->q, 1);
+  p->H = (ptrdiff_t)dim_of(c->q, 2);
+  p->B = (ptrdiff_t)dim_of(c->q, 3);
+  if (!has_dims(c->k, mxGetDimensions(c->q), mxGetNumberOfDimensions(c->q)))
+    shape_fail(c, "k must be the size of q (%s), got %s", la_dims_str(c->q, b1, sizeof b1),
+               la_dims_str(c->k, b2, sizeof b2));
+  if (mxGetNumberOfDimensions(c->v) > 4 || dim_of(c->v, 1) != (mwSize)p->T ||
+      dim_of(c->v, 3) != (mwSize)p->B)
+    shape_fail(c, "v must be V x T x HV x B with T = %td, B = %td (from q), got %s", p->T, p->B,
+               la_dims_str(c->v, b1, sizeof b1));
+  p->V = (ptrdiff_t)dim_of(c->v, 0);
+  p->HV = (ptrdiff_t)dim_of(c->v, 2);
+  d[0] = (mwSize)p->K; d[1] = (mwSize)p->T; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->B;
+  if (p->kda && !has_dims(c->g, d, 4))
+    shape_fail(c, "g must be K x T x HV x B = %s, got %s", dims_text(d, 4, b1, sizeof b1),
+               la_dims_str(c->g, b2, sizeof b2));
+  if (!p->kda && !has_dims(c->g, d + 1, 3))
+    shape_fail(c, "g must be T x HV x B = %s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
+               la_dims_str(c->g, b2, sizeof b2));
+  if (!has_dims(c->beta, d + 1, 3))
+    shape_fail(c, "beta must be T x HV x B = %s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
+               la_dims_str(c->beta, b2, sizeof b2));
+  if (c->backward && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
+    shape_fail(c, "do must be the size of v (%s), got %s", la_dims_str(c->v, b1, sizeof b1),
+               la_dims_str(c->dout, b2, sizeof b2));
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+/* CuSeqlens (a real vector, la_mex_opts.c) as N+1 int64 offsets; the
+ * order, the ends and B == 1 are la_problem_check's */
+static void convert_cu(la_call *c, const mxArray *a)
 {
   const mwSize n = mxGetNumberOfElements(a);
+  mxArray *as_double = NULL;
+  const double *x;
+  int64_t *cu;
   mwSize i;
+  if (mxGetClassID(a) != mxDOUBLE_CLASS) { /* every numeric class, through MATLAB's converter */
+    mxArray *in = (mxArray *)a;
+    if (mexCallMATLAB(1, &as_double, 1, &in, "double"))
+      la_fail(c, "badCuSeqlens", "CuSeqlens could not be converted to double");
+    a = as_double;
+  }
+  x = mxGetPr(a);
+  cu = (int64_t *)mxMalloc(n * sizeof(int64_t)); /* n <= numel: no overflow */
+  for (i = 0; i < n; i++) {
+    /* 0x1p62: far past any T, and exactly convertible */
+    if (!(x[i] == floor(x[i]) && fabs(x[i]) < 0x1p62))
+      la_fail(c, "badCuSeqlens", "CuSeqlens(%lu) = %g is not an integer", (unsigned long)i + 1,
+              x[i]);
+    cu[i] = (int64_t)x[i];
+  }
+  if (as_double) mxDestroyArray(as_double);
+  c->p.cu_seqlens = cu;
+  c->p.N = (ptrdiff_t)n - 1;
+}
+
+static int flag_value(const mxArray *a) { return a && mxGetScalar(a) != 0; }
+
+/* s[0..1] spells two (upper case letters), in either case */
+static int spells(const mxChar *s, const char *two)
+{
+  int i;
+  for (i = 0; i < 2; i++)
+    if (s[i] != (mxChar)two[i] && s[i] != (mxChar)tolower((unsigned char)two[i])) return 0;
+  return 1;
+}
+
+/* the option values (kinds checked) into the la_problem */
+static void apply_options(la_call *c, const mxArray *val[])
+{
+  la_problem *p = &c->p;
+  p->N = p->B;
+  p->scale = val[LA_OPT_SCALE] ? mxGetScalar(val[LA_OPT_SCALE]) : 1.0 / sqrt((double)p->K);
+  p->chunk = val[LA_OPT_CHUNK_SIZE] ? (ptrdiff_t)mxGetScalar(val[LA_OPT_CHUNK_SIZE]) : 0;
+  p->qk_l2norm = flag_value(val[LA_OPT_USE_QK_L2NORM]);
+  p->gate_in_kernel = flag_value(val[LA_OPT_GATE_IN_KERNEL]);
+  p->beta_sigmoid = flag_value(val[LA_OPT_BETA_SIGMOID]);
+  p->allow_neg_eigval = flag_value(val[LA_OPT_ALLOW_NEG_EIGVAL]);
+  p->has_lower_bound = val[LA_OPT_LOWER_BOUND] != NULL;
+  p->lower_bound = p->has_lower_bound ? mxGetScalar(val[LA_OPT_LOWER_BOUND]) : 0;
+  c->intermediates = flag_value(val[LA_OPT_INTERMEDIATES]);
+  c->h0_arr = val[LA_OPT_INITIAL_STATE];
+  c->alog_arr = val[LA_OPT_A_LOG];
+  c->dtb_arr = val[LA_OPT_DT_BIAS];
+  if (val[LA_OPT_STATE_LAYOUT]) {
+    const mxChar *s = mxGetChars(val[LA_OPT_STATE_LAYOUT]);
+    const int two = mxGetNumberOfElements(val[LA_OPT_STATE_LAYOUT]) == 2;
+    const int kv = two && spells(s, "KV");
+    p->state_vk = two && spells(s, "VK");
+    if (!kv && !p->state_vk) la_fail(c, "badOption", "option 'StateLayout' must be 'KV' or 'VK'");
+  }
+  if (val[LA_OPT_CU_SEQLENS]) convert_cu(c, val[LA_OPT_CU_SEQLENS]);
+}
+
+/* ---- what needs the checked problem -------------------------------------- */
+
+/* InitialState and dS: K x V x HV x N, or V x K x HV x N */
+static void check_states(la_call *c, const mxArray *ds)
+{
+  const la_problem *p = &c->p;
+  const char *layout = p->state_vk ? "V x K" : "K x V";
+  char b1[96], b2[96];
+  mwSize d[4];
+  d[0] = (mwSize)(p->state_vk ? p->V : p->K);
+  d[1] = (mwSize)(p->state_vk ? p->K : p->V);
+  d[2] = (mwSize)p->HV;
+  d[3] = (mwSize)p->N;
+  if (c->h0_arr && !has_dims(c->h0_arr, d, 4))
+    la_fail(c, "badShape", "InitialState must be %s x HV x N = %s, got %s", layout,
+            dims_text(d, 4, b1, sizeof b1), la_dims_str(c->h0_arr, b2, sizeof b2));
+  if (ds && !la_not_given(ds)) {
+    check_float(c, ds, "dS");
+    if (!has_dims(ds, d, 4))
+      la_fail(c, "badShape", "dS must be [] or %s x HV x N = %s, got %s", layout,
+              dims_text(d, 4, b1, sizeof b1), la_dims_str(ds, b2, sizeof b2));
+    c->dht_arr = ds;
+  }
+}
+
+/* ALog (HV values) and DtBias (K x HV, GDN: HV values) of 'GateInKernel' */
+static void check_gate_params(la_call *c)
+{
+  const la_problem *p = &c->p;
+  char b1[96], b2[96];
+  mwSize d[2];
+  if (!p->gate_in_kernel) return;
+  if (!c->alog_arr)
+    la_fail(c, "badOption", "GateInKernel needs 'ALog' (HV = %td values)", p->HV);
+  if (!is_vector_of(c->alog_arr, (mwSize)p->HV))
+    la_fail(c, "badShape", "ALog must be a vector of HV = %td values, got %s", p->HV,
+            la_dims_str(c->alog_arr, b1, sizeof b1));
+  d[0] = (mwSize)p->K;
+  d[1] = (mwSize)p->HV;
+  if (c->dtb_arr && p->kda && !has_dims(c->dtb_arr, d, 2))
+    la_fail(c, "badShape", "DtBias must be K x HV = %s, got %s", dims_text(d, 2, b1, sizeof b1),
+            la_dims_str(c->dtb_arr, b2, sizeof b2));
+  if (c->dtb_arr && !p->kda && !is_vector_of(c->dtb_arr, (mwSize)p->HV))
+    la_fail(c, "badShape", "DtBias must be a vector of HV = %td values, got %s", p->HV,
+            la_dims_str(c->dtb_arr, b2, sizeof b2));
+}
+
+/* A gate in log space above 0 makes the state grow: legal, but almost
+ * always a sign mistake.  Once per call; not for a raw 'GateInKernel' g. */
+static void warn_positive_gate(const la_call *c)
+{
+  const size_t n = mxGetNumberOfElements(c->g);
+  size_t i;
+  if (c->p.gate_in_kernel) return;
+  if (c->dbl) {
+    const double *g = mxGetPr(c->g);
+    for (i = 0; i < n && !(g[i] > 0); i++) {}
+  } else {
+    const float *g = (const float *)mxGetData(c->g);
+    for (i = 0; i < n && !(g[i] > 0); i++) {}
+  }
+  if (i < n) {
+    char id[32];
+    snprintf(id, sizeof id, "%s:positiveGate", c->op);
+    mexWarnMsgIdAndTxt(id, "%s: the gate g has positive entries (g(%lu) > 0): the state grows "
+                       "there; a decay needs g <= 0", c->fname, (unsigned long)i + 1);
+  }
+}
+
+void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[])
+{
+  const mxArray *val[LA_OPT_COUNT];
+  la_check why;
+  const int nfixed = c->backward ? 7 : 5;
+  c->fname = fname;
+  check_fixed(c, nrhs, prhs);
+  memset(&c->p, 0, sizeof c->p);
+  c->p.kda = strcmp(c->op, "kda") == 0;
+  check_shapes(c);
+  la_parse_options(c, nrhs - nfixed, prhs + nfixed, nfixed + 1, val);
+  apply_options(c, val);
+  c->p.interrupted = la_mex_interrupted;
+  if (la_problem_check(&c->p, &why) != LA_OK) la_fail(c, why.id, "%s", why.text);
+  check_states(c, c->backward ? prhs[6] : NULL);
+  check_gate_params(c);
+  warn_positive_gate(c);
+}
+
+/* ---- working-class copies ------------------------------------------------ */
+
+static void need_copy(const la_call *c, ptrdiff_t *total, const mxArray *a, const char *what)
+{
+  if (a && mxIsDouble(a) != (c->dbl != 0))
+    la_need_add(c, total, what, (ptrdiff_t)mxGetNumberOfElements(a), 1, 1, 1,
+                c->dbl ? sizeof(double) : sizeof(float));
+}
+
+void la_need_inputs(const la_call *c, ptrdiff_t *total)
+{
+  const int gik = c->p.gate_in_kernel;
+  need_copy(c, total, c->h0_arr, "the working-class copy of InitialState");
+  need_copy(c, total, c->dht_arr, "the working-class copy of dS");
+  need_copy(c, total, gik ? c->alog_arr : NULL, "the working-class copy of ALog");
+  need_copy(c, total, gik ? c->dtb_arr : NULL, "the working-class copy of DtBias");
+}
+
+/* a, or an mxMalloc'd copy of it in the working class (sized by need_copy) */
+static const void *as_working(const la_call *c, const mxArray *a)
+{
+  size_t n, i;
+  if (!a) return NULL;
+  n = mxGetNumberOfElements(a);
   if (mxIsDouble(a) == (c->dbl != 0)) return mxGetData(a);
   if (c->dbl) {
     const float *s = (const float *)mxGetData(a);
@@ -114,288 +387,10 @@ static const void *as_working(const la_call *c, const mxArray *a)
   }
 }
 
-/* a real numeric or logical scalar, as double */
-static double scalar_opt(const la_call *c, const mxArray *a, const char *name)
+void la_convert_inputs(la_call *c)
 {
-  if (mxIsSparse(a) || mxIsComplex(a) || !(mxIsNumeric(a) || mxIsLogical(a)) ||
-      mxGetNumberOfElements(a) != 1) {
-    char b[64];
-    la_fail(c, "badOption", "option '%s' must be a real scalar, got a %s %s", name,
-            la_dims_str(a, b, sizeof b), mxGetClassName(a));
-  }
-  return mxGetScalar(a);
-}
-
-static int flag_opt(const la_call *c, const mxArray *a, const char *name)
-{
-  const double x = scalar_opt(c, a, name);
-  if (x != x) la_fail(c, "badOption", "option '%s' must be true or false, got NaN", name);
-  return x != 0;
-}
-
-static int ieq(const char *a, const char *b)
-{
-  for (; *a && *b; a++, b++)
-    if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
-  return *a == *b;
-}
-
-static void check_cu(la_call *c, const mxArray *a)
-{
-  const mwSize n = mxGetNumberOfElements(a);
-  int64_t *cu;
-  mwSize i;
-  char b[64];
-  if (mxIsSparse(a) || mxIsComplex(a) || !mxIsNumeric(a) ||
-      (mxGetM(a) != 1 && mxGetN(a) != 1) || mxGetNumberOfDimensions(a) > 2 || n < 2)
-    la_fail(c, "badCuSeqlens",
-            "CuSeqlens must be a real vector [0, t1, ..., T] of at least 2 integers, got a %s %s",
-            la_dims_str(a, b, sizeof b), mxGetClassName(a));
-  if (c->p.B != 1)
-    la_fail(c, "badCuSeqlens", "CuSeqlens needs a batch of one (B = 1), got B = %ld",
-            (long)c->p.B);
-  cu = (int64_t *)mxMalloc(n * sizeof(int64_t));
-  for (i = 0; i < n; i++) {
-    double x;
-    switch (mxGetClassID(a)) {
-    case mxDOUBLE_CLASS: x = ((const double *)mxGetData(a))[i]; break;
-    case mxSINGLE_CLASS: x = ((const float *)mxGetData(a))[i]; break;
-    case mxINT8_CLASS: x = ((const int8_T *)mxGetData(a))[i]; break;
-    case mxUINT8_CLASS: x = ((const uint8_T *)mxGetData(a))[i]; break;
-    case mxINT16_CLASS: x = ((const int16_T *)mxGetData(a))[i]; break;
-    case mxUINT16_CLASS: x = ((const uint16_T *)mxGetData(a))[i]; break;
-    case mxINT32_CLASS: x = ((const int32_T *)mxGetData(a))[i]; break;
-    case mxUINT32_CLASS: x = ((const uint32_T *)mxGetData(a))[i]; break;
-    case mxINT64_CLASS: x = (double)((const int64_T *)mxGetData(a))[i]; break;
-    case mxUINT64_CLASS: x = (double)((const uint64_T *)mxGetData(a))[i]; break;
-    default: x = NAN;
-    }
-    if (!(x == floor(x)) || x < 0 || x > (double)c->p.T)
-      la_fail(c, "badCuSeqlens",
-              "CuSeqlens(%lu) = %g is not an integer in [0, T = %ld]", (unsigned long)i + 1, x,
-              (long)c->p.T);
-    cu[i] = (int64_t)x;
-    if (i > 0 && cu[i] <= cu[i - 1])
-      la_fail(c, "badCuSeqlens", "CuSeqlens must be strictly increasing, but CuSeqlens(%lu) = %ld "
-              "follows %ld", (unsigned long)i + 1, (long)cu[i], (long)cu[i - 1]);
-  }
-  if (cu[0] != 0 || cu[n - 1] != c->p.T)
-    la_fail(c, "badCuSeqlens", "CuSeqlens must start at 0 and end at T = %ld, got [%ld ... %ld]",
-            (long)c->p.T, (long)cu[0], (long)cu[n - 1]);
-  c->p.cu_seqlens = cu;
-  c->p.N = (ptrdiff_t)n - 1;
-}
-
-void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[])
-{
-  static const char *fixed_fwd[] = {"q", "k", "v", "g", "beta"};
-  static const char *fixed_bwd[] = {"q", "k", "v", "g", "beta", "do", "dS"};
-  const int nfixed = c->backward ? 7 : 5;
-  const char **names = c->backward ? fixed_bwd : fixed_fwd;
-  const mxArray *cu_arr = NULL;
-  mwSize d[4];
-  char b1[64], b2[64];
-  int i, have_lb = 0;
-  la_problem *p = &c->p;
-
-  c->fname = fname;
-  if (nrhs < nfixed)
-    la_fail(c, "nargin", "needs at least %d arguments (%s), got %d", nfixed,
-            c->backward ? "q, k, v, g, beta, do, dS" : "q, k, v, g, beta", nrhs);
-  if ((nrhs - nfixed) % 2)
-    la_fail(c, "nargin", "options must come in Name, Value pairs; got %d argument(s) after %s",
-            nrhs - nfixed, names[nfixed - 1]);
-
-  /* classes of the data arguments */
-  for (i = 0; i < nfixed; i++) {
-    if (i == 6) continue; /* dS: checked with the states */
-    check_float(c, prhs[i], names[i]);
-  }
-  c->dbl = mxIsDouble(prhs[0]);
-  for (i = 1; i < nfixed; i++) {
-    if (i == 6) continue;
-    if (mxIsDouble(prhs[i]) != (c->dbl != 0))
-      la_fail(c, "badClass", "%s is %s but q is %s: q, k, v, g, beta%s must all be single or "
-              "all double", names[i], mxGetClassName(prhs[i]), mxGetClassName(prhs[0]),
-              c->backward ? ", do" : "");
-  }
-  c->q = prhs[0];
-  c->k = prhs[1];
-  c->v = prhs[2];
-  c->g = prhs[3];
-  c->beta = prhs[4];
-  c->dout = c->backward ? prhs[5] : NULL;
-
-  /* sizes */
-  memset(p, 0, sizeof *p);
-  p->kda = strcmp(c->op, "kda") == 0;
-  if (mxGetNumberOfDimensions(c->q) > 4)
-    la_fail(c, "badShape", "q must be K x T x H x B, got %s", la_dims_str(c->q, b1, sizeof b1));
-  p->K = (ptrdiff_t)dim_of(c->q, 0);
-  p->T = (ptrdiff_t)dim_of(c->q, 1);
-  p->H = (ptrdiff_t)dim_of(c->q, 2);
-  p->B = (ptrdiff_t)dim_of(c->q, 3);
-  if (p->K < 1 || p->H < 1 || p->B < 1)
-    la_fail(c, "badShape", "q must be K x T x H x B with K, H, B >= 1, got %s",
-            la_dims_str(c->q, b1, sizeof b1));
-  if (!has_dims(c->k, mxGetDimensions(c->q), mxGetNumberOfDimensions(c->q)))
-    la_fail(c, "badShape", "k must be the size of q (%s), got %s",
-            la_dims_str(c->q, b1, sizeof b1), la_dims_str(c->k, b2, sizeof b2));
-  if (mxGetNumberOfDimensions(c->v) > 4 || dim_of(c->v, 1) != (mwSize)p->T ||
-      dim_of(c->v, 3) != (mwSize)p->B || dim_of(c->v, 0) < 1 || dim_of(c->v, 2) < 1)
-    la_fail(c, "badShape", "v must be V x T x HV x B with T = %ld, B = %ld, V, HV >= 1, got %s",
-            (long)p->T, (long)p->B, la_dims_str(c->v, b1, sizeof b1));
-  p->V = (ptrdiff_t)dim_of(c->v, 0);
-  p->HV = (ptrdiff_t)dim_of(c->v, 2);
-  if (p->HV % p->H)
-    la_fail(c, "badShape", "v has HV = %ld value heads and q has H = %ld heads: HV must be a "
-            "multiple of H", (long)p->HV, (long)p->H);
-  d[0] = (mwSize)p->K; d[1] = (mwSize)p->T; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->B;
-  if (p->kda) {
-    if (!has_dims(c->g, d, 4))
-      la_fail(c, "badShape", "g must be K x T x HV x B = %s, got %s", want_str(d, 4, b1, sizeof b1),
-              la_dims_str(c->g, b2, sizeof b2));
-  } else if ((mwSize)mxGetNumberOfElements(c->g) != (mwSize)(p->T * p->HV * p->B)) {
-    la_fail(c, "badShape", "g must have T*HV*B = %ld elements (T x HV x B = %s), got %s",
-            (long)(p->T * p->HV * p->B), want_str(d + 1, 3, b1, sizeof b1),
-            la_dims_str(c->g, b2, sizeof b2));
-  }
-  if ((mwSize)mxGetNumberOfElements(c->beta) != (mwSize)(p->T * p->HV * p->B))
-    la_fail(c, "badShape", "beta must have T*HV*B = %ld elements (T x HV x B = %s), got %s",
-            (long)(p->T * p->HV * p->B), want_str(d + 1, 3, b1, sizeof b1),
-            la_dims_str(c->beta, b2, sizeof b2));
-  if (c->backward && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
-    la_fail(c, "badShape", "do must be the size of v (%s), got %s", la_dims_str(c->v, b1, sizeof b1),
-            la_dims_str(c->dout, b2, sizeof b2));
-
-  /* options */
-  p->N = p->B;
-  p->scale = 1.0 / sqrt((double)p->K);
-  p->chunk = 64;
-  for (i = nfixed; i < nrhs; i += 2) {
-    const mxArray *val = prhs[i + 1];
-    char name[32];
-    if (!mxIsChar(prhs[i]))
-      la_fail(c, "badOption", "argument %d must be an option name (a string), got a %s", i + 1,
-              mxGetClassName(prhs[i]));
-    if (mxGetNumberOfElements(prhs[i]) >= sizeof name || mxGetString(prhs[i], name, sizeof name))
-      la_fail(c, "badOption", "unknown option (argument %d, a name of %lu characters)", i + 1,
-              (unsigned long)mxGetNumberOfElements(prhs[i]));
-    if (ieq(name, "Scale")) {
-      p->scale = scalar_opt(c, val, "Scale");
-      if (!(p->scale > 0) || !isfinite(p->scale))
-        la_fail(c, "badOption", "option 'Scale' must be finite and positive, got %g", p->scale);
-    } else if (ieq(name, "InitialState")) {
-      c->h0_arr = mxIsEmpty(val) && !mxIsChar(val) ? NULL : val;
-      if (c->h0_arr) check_float(c, val, "InitialState");
-    } else if (ieq(name, "CuSeqlens")) {
-      cu_arr = mxIsEmpty(val) && mxIsNumeric(val) ? NULL : val;
-    } else if (ieq(name, "ChunkSize")) {
-      const double x = scalar_opt(c, val, "ChunkSize");
-      if (!(x >= 1) || x != floor(x) || x > 1e9)
-        la_fail(c, "badOption", "option 'ChunkSize' must be a positive integer, got %g", x);
-      p->chunk = (ptrdiff_t)x;
-    } else if (ieq(name, "UseQKL2Norm")) {
-      p->qk_l2norm = flag_opt(c, val, "UseQKL2Norm");
-    } else if (ieq(name, "GateInKernel")) {
-      p->gate_in_kernel = flag_opt(c, val, "GateInKernel");
-    } else if (ieq(name, "ALog")) {
-      c->alog_arr = mxIsEmpty(val) && !mxIsChar(val) ? NULL : val;
-      if (c->alog_arr) check_float(c, val, "ALog");
-    } else if (ieq(name, "DtBias")) {
-      c->dtb_arr = mxIsEmpty(val) && !mxIsChar(val) ? NULL : val;
-      if (c->dtb_arr) check_float(c, val, "DtBias");
-    } else if (ieq(name, "LowerBound")) {
-      if (mxIsEmpty(val) && !mxIsChar(val)) {
-        have_lb = 0;
-      } else {
-        p->lower_bound = scalar_opt(c, val, "LowerBound");
-        if (!(p->lower_bound < 0) || !isfinite(p->lower_bound))
-          la_fail(c, "badOption", "option 'LowerBound' must be finite and negative, got %g",
-                  p->lower_bound);
-        have_lb = 1;
-      }
-    } else if (ieq(name, "BetaSigmoid")) {
-      p->beta_sigmoid = flag_opt(c, val, "BetaSigmoid");
-    } else if (ieq(name, "AllowNegEigval")) {
-      p->allow_neg_eigval = flag_opt(c, val, "AllowNegEigval");
-    } else if (ieq(name, "StateLayout")) {
-      char lay[4];
-      if (!mxIsChar(val) || mxGetNumberOfElements(val) != 2 || mxGetString(val, lay, sizeof lay) ||
-          (!ieq(lay, "KV") && !ieq(lay, "VK")))
-        la_fail(c, "badOption", "option 'StateLayout' must be 'KV' or 'VK'");
-      p->state_vk = ieq(lay, "VK");
-    } else if (ieq(name, "Intermediates")) {
-      if (!c->chunked || c->backward)
-        la_fail(c, "badOption", "option 'Intermediates' is only for kda_chunk and gdn_chunk");
-      c->intermediates = flag_opt(c, val, "Intermediates");
-    } else {
-      la_fail(c, "badOption", "unknown option '%s' (options: Scale, InitialState, CuSeqlens, "
-              "ChunkSize, UseQKL2Norm, GateInKernel, ALog, DtBias, LowerBound, BetaSigmoid, "
-              "AllowNegEigval, StateLayout%s)", name,
-              c->chunked && !c->backward ? ", Intermediates" : "");
-    }
-  }
-  p->has_lower_bound = have_lb;
-  if (cu_arr) check_cu(c, cu_arr);
-  { /* a chunk (or checkpoint interval) longer than the longest sequence
-     * computes the same as one exactly that long: use that, so that the
-     * workspace never exceeds what the data needs */
-    ptrdiff_t n, maxlen = c->p.cu_seqlens ? 0 : c->p.T;
-    for (n = 0; c->p.cu_seqlens && n < c->p.N; n++)
-      if (c->p.cu_seqlens[n + 1] - c->p.cu_seqlens[n] > maxlen)
-        maxlen = (ptrdiff_t)(c->p.cu_seqlens[n + 1] - c->p.cu_seqlens[n]);
-    if (c->p.chunk > maxlen) c->p.chunk = maxlen > 0 ? maxlen : 1;
-  }
-
-  /* states: K x V x HV x N, or V x K x HV x N */
-  d[0] = (mwSize)(p->state_vk ? p->V : p->K);
-  d[1] = (mwSize)(p->state_vk ? p->K : p->V);
-  d[2] = (mwSize)p->HV;
-  d[3] = (mwSize)p->N;
-  if (c->h0_arr && !has_dims(c->h0_arr, d, 4))
-    la_fail(c, "badShape", "InitialState must be %s x HV x N = %s, got %s",
-            p->state_vk ? "V x K" : "K x V", want_str(d, 4, b1, sizeof b1),
-            la_dims_str(c->h0_arr, b2, sizeof b2));
-  if (c->backward) {
-    const mxArray *ds = prhs[6];
-    if (!mxIsEmpty(ds) || mxIsChar(ds)) {
-      check_float(c, ds, "dS");
-      if (!has_dims(ds, d, 4))
-        la_fail(c, "badShape", "dS must be [] or %s x HV x N = %s, got %s",
-                p->state_vk ? "V x K" : "K x V", want_str(d, 4, b1, sizeof b1),
-                la_dims_str(ds, b2, sizeof b2));
-      c->dht_arr = ds;
-    }
-  }
-
-  /* gate parameters */
-  if (p->gate_in_kernel) {
-    const ptrdiff_t GD = p->kda ? p->K : 1;
-    if (!c->alog_arr)
-      la_fail(c, "badOption", "GateInKernel needs 'ALog' (HV = %ld values)", (long)p->HV);
-    if ((mwSize)mxGetNumberOfElements(c->alog_arr) != (mwSize)p->HV ||
-        (mxGetM(c->alog_arr) != 1 && mxGetN(c->alog_arr) != 1) ||
-        mxGetNumberOfDimensions(c->alog_arr) > 2)
-      la_fail(c, "badShape", "ALog must be a vector of HV = %ld values, got %s", (long)p->HV,
-              la_dims_str(c->alog_arr, b1, sizeof b1));
-    if (c->dtb_arr) {
-      d[0] = (mwSize)GD;
-      d[1] = (mwSize)p->HV;
-      if (p->kda && !has_dims(c->dtb_arr, d, 2))
-        la_fail(c, "badShape", "DtBias must be K x HV = %s, got %s", want_str(d, 2, b1, sizeof b1),
-                la_dims_str(c->dtb_arr, b2, sizeof b2));
-      if (!p->kda && ((mwSize)mxGetNumberOfElements(c->dtb_arr) != (mwSize)p->HV ||
-                      mxGetNumberOfDimensions(c->dtb_arr) > 2 ||
-                      (mxGetM(c->dtb_arr) != 1 && mxGetN(c->dtb_arr) != 1)))
-        la_fail(c, "badShape", "DtBias must be a vector of HV = %ld values, got %s", (long)p->HV,
-                la_dims_str(c->dtb_arr, b2, sizeof b2));
-    }
-  }
-
-  /* converted copies of the arguments that may be of the other class */
-  c->h0 = c->h0_arr ? as_working(c, c->h0_arr) : NULL;
-  c->dht = c->dht_arr ? as_working(c, c->dht_arr) : NULL;
-  c->A_log = p->gate_in_kernel ? as_working(c, c->alog_arr) : NULL;
-  c->dt_bias = p->gate_in_kernel && c->dtb_arr ? as_working(c, c->dtb_arr) : NULL;
+  c->h0 = as_working(c, c->h0_arr);
+  c->dht = as_working(c, c->dht_arr);
+  c->A_log = c->p.gate_in_kernel ? as_working(c, c->alog_arr) : NULL;
+  c->dt_bias = c->p.gate_in_kernel ? as_working(c, c->dtb_arr) : NULL;
 }

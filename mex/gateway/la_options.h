@@ -36,8 +36,8 @@ enum {
 
 /* How an option's value is checked. */
 typedef enum la_opt_kind {
-  LA_KIND_POSITIVE,   /* real scalar, finite and > 0                       */
-  LA_KIND_NEGATIVE,   /* real scalar, finite and < 0; [] = not given       */
+  LA_KIND_POSITIVE,   /* real scalar, finite and > 0 (la_problem_check)    */
+  LA_KIND_NEGATIVE,   /* real scalar, finite and < 0 (la_problem_check); [] = not given */
   LA_KIND_POSINT,     /* positive integer scalar                           */
   LA_KIND_FLAG,       /* logical or numeric scalar: true / false           */
   LA_KIND_ARRAY,      /* real float array (single or double); [] = not given */

@@ -123,7 +123,7 @@ function res = check_chunk_backward ()
       rand ('state', 66 + gdn); randn ('state', 66 + gdn);
       Kc = 6; Vc = 5; Tc = 40;
       qc = randn (Kc, Tc); kc = randn (Kc, Tc) / sqrt (Kc); vc = randn (Vc, Tc);
-      gc = -30 * ones (pick (gdn, 1, Kc), Tc); bc = rand (Tc, 1);
+      gc = -30 * ones (pick (gdn, [Tc 1], [Kc Tc])); bc = rand (Tc, 1);
       dOc = randn (Vc, Tc); dSc = randn (Kc, Vc); S0c = randn (Kc, Vc);
       pre = pick (gdn, 'gdn', 'kda');
       g1 = cell (1, 6); g2 = g1;
@@ -181,9 +181,9 @@ function res = check_chunk_backward ()
       pre = pick (gdn, 'gdn', 'kda');
       g1 = cell (1, 6); g2 = g1; g3 = g1;
       [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
-      [g3{:}] = feval ([pre, '_recurrent_bwd'], e.q, e.k, e.v, e.g(:, :), e.beta(:), dO, dST, 'InitialState', e.S0);
+      [g3{:}] = feval ([pre, '_recurrent_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, 'InitialState', e.S0);
       for C = [1 4 16 20 41 64]
-        [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, e.g(:, :), e.beta(:), dO, dST, ...
+        [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, ...
                          'InitialState', e.S0, 'ChunkSize', C);
         for i = 1:6
           r1 = max (r1, la_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));

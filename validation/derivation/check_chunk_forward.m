@@ -203,9 +203,9 @@ function res = check_chunk_forward ()
     for gdn = [false true]
       e = drv_data (K, V, 37, gdn, -3, 50 + gdn);
       pre = pick (gdn, 'gdn', 'kda');
-      [o1, S1] = feval ([pre, '_recurrent'], e.q, e.k, e.v, e.g(:, :), e.beta(:), 'InitialState', e.S0);
+      [o1, S1] = feval ([pre, '_recurrent'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), 'InitialState', e.S0);
       for C2 = [1 3 8 16 37 64]
-        [o2, S2] = feval ([pre, '_chunk'], e.q, e.k, e.v, e.g(:, :), e.beta(:), 'InitialState', e.S0, 'ChunkSize', C2);
+        [o2, S2] = feval ([pre, '_chunk'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), 'InitialState', e.S0, 'ChunkSize', C2);
         r = max ([r, la_ratio(o1, o2), la_ratio(S1, S2)]);
       end
     end

@@ -456,18 +456,18 @@
 %!   Xr = cell (1, 6); X = Xr;
 %!   [Xr{:}] = fr (q, k, v, g, beta, dout, dS);
 %!   assert (ndims (q) == 2 && ndims (v) == 2);
-%!   % beta (and GDN g) as a row vector: the gradients are rows
-%!   if (kda) g1 = g; else g1 = g(:).'; end
-%!   [X{:}] = fc (q, k, v, g1, beta(:).', dout, dS, 'ChunkSize', 16);
-%!   assert (size (X{1}), [K T]); assert (size (X{2}), [K T]); assert (size (X{3}), [V T]);
-%!   assert (size (X{4}), size (g1)); assert (size (X{5}), [1 T]); assert (size (X{6}), [K V]);
-%!   for i = 1:6
-%!     assert (la_ratio (Xr{i}, X{i}) <= 1e-10);
+%!   % beta as a row vector is a transposed T x 1: badShape
+%!   try
+%!     fc (q, k, v, g, beta(:).', dout, dS, 'ChunkSize', 16);
+%!     error ('no error');
+%!   catch err
+%!     assert (err.identifier, [op{1} ':badShape']);
 %!   end
 %!   % beta as a column (and GDN g): the gradients are columns
 %!   if (kda) g1 = g; else g1 = g(:); end
 %!   [X{:}] = fc (q, k, v, g1, beta(:), dout, dS, 'ChunkSize', 16);
-%!   assert (size (X{4}), size (g1)); assert (size (X{5}), [T 1]);
+%!   assert (size (X{1}), [K T]); assert (size (X{2}), [K T]); assert (size (X{3}), [V T]);
+%!   assert (size (X{4}), size (g1)); assert (size (X{5}), [T 1]); assert (size (X{6}), [K V]);
 %!   for i = 1:6
 %!     assert (la_ratio (Xr{i}, X{i}) <= 1e-10);
 %!   end

@@ -319,18 +319,18 @@
 %! for f = {'G', 'A_raw', 'A', 'w', 'u', 'Aqk', 'h', 'v_new'}
 %!   assert (class (aux.(f{1})), 'single');
 %! end
-%! [o, S] = gdn_chunk (s (q), s (k), s (v), s (g(1, :, :)), s (beta), 'InitialState', h0);
+%! [o, S] = gdn_chunk (s (q), s (k), s (v), s (squeeze (g(1, :, :))), s (beta), 'InitialState', h0);
 %! assert (class (o), 'single'); assert (class (S), 'single');
 %! assert (size (o), [V T HV]);
 %! assert (size (S), [K V HV]);
 
 %!test
-%! % trailing singleton dimensions dropped; GDN g and beta in any shape with T*HV*B elements
+%! % trailing singleton dimensions dropped: GDN g and beta T x 1 as columns
 %! randn ('seed', 16); rand ('seed', 16);
 %! K = 7; V = 6; T = 45;
 %! [q, k, v, g, beta] = rand_qkvgb ('gdn', K, V, T, 1, 1, 1, 0.5);
 %! [o1, S1] = gdn_recurrent (q, k, v, g, beta);
-%! [o2, S2] = gdn_chunk (q, k, v, g(:).', beta(:).', 'ChunkSize', 16);
+%! [o2, S2] = gdn_chunk (q, k, v, g(:), beta(:), 'ChunkSize', 16);
 %! assert (size (o2), [V T]);
 %! assert (size (S2), [K V]);
 %! assert (la_ratio (o1, o2) <= 1e-10 && la_ratio (S1, S2) <= 1e-10);

@@ -162,13 +162,13 @@
 %! end
 
 %!test
-%! % GDN: G is T x HV x B (one cumulative gate per step), or the shape g had
+%! % GDN: G is T x HV x B (one cumulative gate per step)
 %! randn ('seed', 23); rand ('seed', 23);
 %! [q, k, v, g, beta] = rand_qkvgb ('gdn', 6, 5, 40, 1, 3, 2, 0.5);
 %! [~, ~, aux] = gdn_chunk (q, k, v, g, beta, 'ChunkSize', 16, 'Intermediates', true);
 %! assert (size (aux.G), [40 3 2]);
 %! assert (aux.G(17:32, 2, 2), cumsum (g(17:32, 2, 2)), 1e-14);
-%! check_aux_ ('gdn', 16, q, k, v, reshape (g, 1, []), beta, 'StateLayout', 'VK');
+%! check_aux_ ('gdn', 16, q, k, v, g, beta, 'StateLayout', 'VK');
 
 % ---- variable length ---------------------------------------------------------
 

@@ -186,15 +186,15 @@
 %!     assert (size (out{8}), [3 1]);
 %!   end
 %! end
-%!test  % GDN: g and beta of any shape with T*HV*B elements keep their shape
+%!test  % GDN: g and beta reshaped (T*HV*B elements, another shape) are badShape
 %! P = rand_problem ('gdn', 'T', 6, 'HV', 2, 'B', 2);
 %! g = reshape (P.g, 1, []);
 %! b = reshape (P.beta, 2, 3, 2, 2);
-%! out = cell (1, 8);
-%! [out{:}] = gdn_recurrent_bwd (P.q, P.k, P.v, g, b, P.dout, P.dS);
-%! ref = cell (1, 8);
-%! [ref{:}] = gdn_recurrent_bwd (P.q, P.k, P.v, P.g, P.beta, P.dout, P.dS);
-%! assert (size (out{4}), size (g));
-%! assert (size (out{5}), size (b));
-%! assert (out{4}(:), ref{4}(:));
-%! assert (out{5}(:), ref{5}(:));
+%! for args = {{g, P.beta}, {P.g, b}}
+%!   try
+%!     gdn_recurrent_bwd (P.q, P.k, P.v, args{1}{:}, P.dout, P.dS);
+%!     error ('no error');
+%!   catch err
+%!     assert (err.identifier, 'gdn:badShape');
+%!   end
+%! end

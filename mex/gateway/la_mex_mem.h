@@ -1,0 +1,29 @@
+/*
+ * la_mex_mem.h -- sizes of what the gateway creates, in checked arithmetic,
+ * and the memory guard.
+ *
+ * Before any output is created the gateway adds up every array it will
+ * make (outputs, aux, converted copies) with la_need_add; a count or a total
+ * that overflows, or a total above the memory available, is
+ * <op>:outOfMemory with the size in the message.  Better an identified
+ * error than an allocation failure without one, or the process killed
+ * when the pages are touched.
+ */
+#ifndef LA_MEX_MEM_H
+#define LA_MEX_MEM_H
+
+#include "la_mex_args.h"
+
+/* Add `what`, d0 x d1 x d2 x d3 elements of elem bytes, to *total (bytes). */
+void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t d0, ptrdiff_t d1,
+                 ptrdiff_t d2, ptrdiff_t d3, size_t elem);
+
+/* outOfMemory if total bytes exceed la_mem_available(). */
+void la_need_check(const la_call *c, ptrdiff_t total);
+
+/* Bytes this process may still take: MemAvailable of /proc/meminfo, and
+ * the cgroup's limit less its usage when there is a limit (v2 or v1);
+ * the physical size where neither can be read; < 0 if nothing is known. */
+double la_mem_available(void);
+
+#endif
