@@ -117,6 +117,12 @@ typedef struct la_chunk_aux {
   int64_t *chunk_seq, *chunk_t0, *chunk_len;
 } la_chunk_aux;
 
+/* Bytes of memory available to this process now: MemAvailable, capped by
+ * the room left under a cgroup limit (v2 or v1), free physical pages where
+ * neither can be read; -1 if unknown.  The core's workspace guard uses it;
+ * callers size their own outputs against it. */
+ptrdiff_t la_mem_available(void);
+
 /* Number of chunks over all sequences for chunk size p->chunk. */
 ptrdiff_t la_chunk_count(const la_problem *p);
 

@@ -133,9 +133,6 @@ static inline int la_poll(const la_problem *p, int *status)
 int la_blas_threads_begin(void);
 void la_blas_threads_end(int saved);
 
-/* Bytes of memory available to this process now: MemAvailable, capped by the
- * room left under a cgroup limit; -1 if unknown (la_platform.c). */
-ptrdiff_t la_mem_available(void);
 
 /* Whether `items` work items, each needing `bytes_per_thread` of workspace
  * on the threads that run them (at most one per item), fit in the memory

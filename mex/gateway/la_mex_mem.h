@@ -21,9 +21,4 @@ void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t
 /* outOfMemory if total bytes exceed la_mem_available(). */
 void la_need_check(const la_call *c, ptrdiff_t total);
 
-/* Bytes this process may still take: MemAvailable of /proc/meminfo, and
- * the cgroup's limit less its usage when there is a limit (v2 or v1);
- * the physical size where neither can be read; < 0 if nothing is known. */
-double la_mem_available(void);
-
 #endif
