@@ -3,7 +3,7 @@
  *
  * Turns the mxArray arguments of one public call into an la_problem plus
  * pointers in the working class, raising an identified Octave/MATLAB error
- * ("kda:badShape", "gdn:badOption", ...) for anything the SPEC calls bad.
+ * ("kda:badShape", "gdn:badOption", ...) for anything docs/api.md calls a bad call.
  * What can be said of the problem alone (sizes, heads, CuSeqlens, Scale,
  * LowerBound, ChunkSize) is la_problem_check's; the gateway checks the
  * arrays (classes, shapes against each other) and the option values' kinds.

@@ -230,7 +230,7 @@ function x = core_aux (fn, d, C)
 end
 
 function r = cmp_core (x, aux, f)
-  % largest SPEC ratio between the plain chunk quantity f and the C core's
+  % largest ratio between the plain chunk quantity f and the C core's
   r = 0;
   for n = 1:numel (aux)
     a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
@@ -250,7 +250,7 @@ function r = cmp_core (x, aux, f)
 end
 
 function r = core_decays (x, d, C)
-  % largest SPEC ratio, over the chunks, between e^{G_i} .* k_i as the C
+  % largest ratio, over the chunks, between e^{G_i} .* k_i as the C
   % core applied it in w (A^{-1} w, with its own A and w) and the running
   % products a_1 ... a_i of a_t = exp (g_t) inside the chunk, times k_i
   r = 0;

@@ -12,7 +12,7 @@ function res = check_recurrence ()
   res = drv_row (0, '', F, 0, 0); res(1) = [];
   tol = 1e-12;     % identities evaluated in double
   tfd = 1e-7;      % gradient formula vs central differences
-  tcore = 1e-10;   % SPEC bound, double
+  tcore = 1e-10;   % bound, double
   K = 5; V = 4; T = 9;
   have_rec = drv_have ('kda_recurrent') && drv_have ('gdn_recurrent');
   have_bwd = drv_have ('kda_recurrent_bwd') && drv_have ('gdn_recurrent_bwd');

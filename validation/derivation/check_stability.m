@@ -2,7 +2,7 @@ function res = check_stability ()
   % res = check_stability (): reproduce eq. (49)-(54) of docs/stability.md:
   % where the factorised gated product overflows, that the sub-block
   % reference-point scheme with running products never forms a factor above
-  % 1, its rounding and underflow bounds in single precision, and the SPEC
+  % 1, its rounding and underflow bounds in single precision, and the
   % accuracy metric for strong gates (g down to -30 per step and channel),
   % for a plain-Octave single-precision chunked forward and, when built, for
   % the C core.
@@ -47,7 +47,7 @@ function res = check_stability ()
   [Pd, ~] = drv_gated_stable (x, y, exp (g), false, bs);
   res(end+1) = drv_row (51, 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', F, ...
                         la_ratio (Pref, Pd), 1e-14);
-  res(end+1) = drv_row (51, 'scheme in single vs double reference: SPEC ratio', F, la_ratio (Pref, Ps), 1e-5);
+  res(end+1) = drv_row (51, 'scheme in single vs double reference: ratio', F, la_ratio (Pref, Ps), 1e-5);
 
   %% section 'running products': (52) exp(G_i - G_j) = prod_{t=j+1..i} a_t in single
   as = single (exp (g));
@@ -87,7 +87,7 @@ function res = check_stability ()
                           nz, sum (m(:))), F, r, 1);
   end
 
-  %% section 'accuracy': (54) the SPEC metric, strong gates
+  %% section 'accuracy': (54) the accuracy metric, strong gates
   T = 200; Kq = 16; V = 8;
   rand ('state', 102); randn ('state', 102);
   q = randn (Kq, T); k = randn (Kq, T); k = k ./ sqrt (sum (k .^ 2, 1)); v = randn (V, T);
@@ -96,7 +96,7 @@ function res = check_stability ()
   [oref, Sref] = ref_recurrence (q, k, v, gs, beta, S0, s);
   [o1, S1] = chunk_fwd_single (q, k, v, gs, beta, S0, s, 64, bs);
   ok = all (isfinite ([o1(:); S1(:)]));
-  res(end+1) = drv_row (54, sprintf ('plain single chunked forward (scheme of 51-52), T = %d, C = 64: SPEC ratio of o and S (finite: %d)', T, ok), ...
+  res(end+1) = drv_row (54, sprintf ('plain single chunked forward (scheme of 51-52), T = %d, C = 64: ratio of o and S (finite: %d)', T, ok), ...
                         F, max (la_ratio (oref, o1), la_ratio (Sref, S1)) + ~ ok, 1e-4);
   [o2, S2] = drv_chunk_fwd (q, k, v, gs, beta, S0, s, 64);
   res(end+1) = drv_row (54, 'plain double chunked forward vs double recurrent, same strong gates', F, ...

@@ -6,7 +6,7 @@
 %   g = -s (0.75 + 0.5 rand) per step and channel, s from 1 to 30, and
 %   random adjoints of A^qk and M, the gradient in g is formed by
 %   hz_gate_grad as written in docs/chunk_backward.md (44)+(46) and as (46b),
-%   in double and single, and compared (SPEC ratio) with the compensated
+%   in double and single, and compared (ratio) with the compensated
 %   double reference, whose own error bound is reported.  R.s, R.err
 %   (strengths x [46 double, 46b double, 46 single, 46b single]),
 %   R.refbound; plot figdir/hazards_gate_gradient.png.

@@ -8,7 +8,7 @@
 %   form (hz_inverse), in double, single, bf16 and fp16 (emulated), in four
 %   regimes: unit keys with beta in (0, 1); beta in (0, 2) (AllowNegEigval);
 %   keys of norm 1.5 (not normalised); unit keys leaning to a common
-%   direction (kcorr = 0.8, slow gates); strong gates.  Measured: the SPEC ratio
+%   direction (kcorr = 0.8, slow gates); strong gates.  Measured: the ratio
 %   of A against the exact double solve, over the chunk size c, and the ratio
 %   of o and S of a two-chunk forward (hz_chunk_fwd) against ref_forward.
 %   mode 'quick' uses fewer sizes and formats.  R holds the numbers

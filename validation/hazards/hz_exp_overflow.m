@@ -10,7 +10,7 @@
 %              with lower_bound = -1.1 s (no entry is clamped),
 %     'ref'    this library's reference points and running products,
 %   in single, bf16 and fp16 (emulated, hz_mm), against the double result.
-%   R.err(scheme, fmt, s): SPEC ratio (NaN when an entry is Inf or NaN);
+%   R.err(scheme, fmt, s): ratio (NaN when an entry is Inf or NaN);
 %   R.s_over / R.s_loss: the first s at which the result is not finite /
 %   its ratio exceeds 10 times the library's at that format.  Plot:
 %   figdir/hazards_overflow.png.

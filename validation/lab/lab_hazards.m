@@ -13,7 +13,7 @@
 %                           accuracy in single, bf16 and fp16;
 %     4. hz_exp_bugs        the log2/exp and re-gated v_new bugs and the
 %                           verdicts of hazard_signature.
-%   Rows with a bound are checks (the library's choices meet the SPEC
+%   Rows with a bound are checks (the library's choices meet the accuracy
 %   bounds); rows whose detail says 'hazard reproduced' pass when the error
 %   is at least the bound; the others are reported numbers.  mode is 'full'
 %   or 'quick' (a few seconds per experiment); the plots

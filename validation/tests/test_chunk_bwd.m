@@ -5,7 +5,7 @@
 %   addpath ('octave'); test ('validation/tests/test_chunk_bwd.m')
 %
 % All eight outputs (dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias) are compared
-% with ratio = rms(ref - x) / rms(ref), in double (SPEC section 3): <= 1e-10
+% with ratio = rms(ref - x) / rms(ref), in double (docs/api.md, accuracy): <= 1e-10
 % for double results; single results of the chunked path are compared with
 % the double recurrent result, <= 1e-4.
 %

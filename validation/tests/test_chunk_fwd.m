@@ -4,7 +4,7 @@
 %   addpath ('octave'); test ('validation/tests/test_chunk_fwd.m')
 %
 % The chunked form must equal the recurrent one to rounding for every chunk
-% size and every T (SPEC section 3): ratio = rms(ref - x) / rms(ref), in
+% size and every T (docs/api.md, accuracy): ratio = rms(ref - x) / rms(ref), in
 % double, <= 1e-10 for double results; single results of the chunked path are
 % compared with the double recurrent result, <= 1e-4.
 %

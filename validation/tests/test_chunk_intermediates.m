@@ -1,5 +1,5 @@
 % test_chunk_intermediates.m -- the 'Intermediates' of kda_chunk / gdn_chunk
-% satisfy, chunk by chunk, the equations that define them (SPEC section 1,
+% satisfy, chunk by chunk, the equations that define them (docs/recurrence.md,
 % docs/chunk_forward.md).  Run with
 %   addpath ('octave'); test ('validation/tests/test_chunk_intermediates.m')
 %
