@@ -226,6 +226,3 @@ function c = setarg (c, i, z)
   c{i} = z;
 end
 
-function y = pick (c, a, b)
-  if (c), y = a; else, y = b; end
-end

@@ -265,6 +265,3 @@ function r = core_decays (x, d, C)
   end
 end
 
-function y = pick (c, a, b)
-  if (c), y = a; else, y = b; end
-end

@@ -359,9 +359,6 @@ function c = setarg (c, i, z)
   c{i} = z;
 end
 
-function y = pick (c, a, b)
-  if (c), y = a; else, y = b; end
-end
 
 function L = step_loss (q, k, v, g, beta, Sprev, s, dOt, dSt)
   K = numel (k);

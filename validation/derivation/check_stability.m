@@ -157,6 +157,3 @@ function [o, S] = chunk_fwd_single (q, k, v, g, beta, S0, s, C, bs)
   end
 end
 
-function y = pick (c, a, b)
-  if (c), y = a; else, y = b; end
-end

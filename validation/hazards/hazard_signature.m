@@ -62,7 +62,7 @@ function [name, why] = hazard_signature (err, C, state_err, tol)
   state_ok = isempty (state_err) || state_err <= tol;
   state_bad = isempty (state_err) || state_err > tol;
   why = sprintf (['first chunk %s; in-chunk profile: first step %.2f, last quarter %.2f ' ...
-                  'of the peak; state error %s'], merge_str (first_clean, 'exact', 'wrong'), ...
+                  'of the peak; state error %s'], pick (first_clean, 'exact', 'wrong'), ...
                  m(1) / max (m), mean (m(end - q + 1:end)) / max (m), num2str (state_err));
   if (starts_small && state_ok && ~falls)
     name = 'log2_exp';
@@ -79,13 +79,6 @@ function m = position_profile (err, C)
   m = mean (E, 2);
 end
 
-function s = merge_str (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  end
-end
 
 %!test
 %! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path

@@ -28,7 +28,7 @@ function [rows, R] = hz_exp_bugs (mode, figdir)
       [E, Serr] = run_bug (bug, K, T, R.C, R.strengths, s0);
       [verdict, why] = hazard_signature (E, R.C, max (Serr));
       want = strrep (bug, 'ln_exp2', 'log2_exp');
-      tag = sprintf ('%s, S0 %s', bug, merge_str (s0 == 0, 'zero', 'random'));
+      tag = sprintf ('%s, S0 %s', bug, pick (s0 == 0, 'zero', 'random'));
       rows(end + 1) = hz_row (['bug ' tag ': worst error of o'], max (E(:)), 1e-2, 'atleast');
       rows(end + 1) = hz_row (['bug ' tag ': error of o in the first chunk'], max (max (E(1:R.C, :))));
       rows(end + 1) = hz_row (['bug ' tag ': ratio of the final state'], max (Serr));
@@ -62,13 +62,6 @@ function [E, Serr] = run_bug (bug, K, T, C, strengths, s0)
   end
 end
 
-function s = merge_str (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  end
-end
 
 function plot_bugs (R, file)
   h = figure ('visible', 'off', 'position', [0 0 1200 700]);

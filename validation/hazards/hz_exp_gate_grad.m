@@ -27,7 +27,7 @@ function [rows, R] = hz_exp_gate_grad (mode, figdir)
     g = -R.s(is) * (0.75 + 0.5 * rand (c, K));
     Pqk = randn (c);  Pkk = randn (c);
     for f = 1:2
-      fmt = ifelse_str (f == 1, 'double', 'single');
+      fmt = pick (f == 1, 'double', 'single');
       [g46, g46b, gref, cnd] = hz_gate_grad (q, k, g, Pqk, Pkk, fmt);
       R.err(is, 2 * f - 1) = la_ratio (gref, g46);
       R.err(is, 2 * f) = la_ratio (gref, g46b);
@@ -54,13 +54,6 @@ function [rows, R] = hz_exp_gate_grad (mode, figdir)
   end
 end
 
-function s = ifelse_str (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  end
-end
 
 function plot_gate_grad (R, file)
   h = figure ('visible', 'off', 'position', [0 0 760 440]);

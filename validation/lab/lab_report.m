@@ -129,13 +129,6 @@ function s = status_str (r)
   end
 end
 
-function s = pick (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
-  end
-end
 
 function s = run_command (mode)
   s = pick (strcmp (mode, 'quick'), 'make test-lab', 'make validate');
