@@ -1,6 +1,7 @@
 % FUZZ_CHILD  Run fuzz cases first..last in this process (started by fuzz_run).
 %
 %   fuzz_child (seed, first, last, logfile, deadline)
+%   fuzz_child (seed, first, last, logfile, deadline, octdir)
 %
 %   Makes each case with fuzz_case (seed, i), calls it, judges it with
 %   fuzz_verdict and appends to logfile, flushed at once:
@@ -10,19 +11,23 @@
 %   so that when this process dies (a crash of the MEX), the parent knows
 %   the case that killed it: the last "begin" without its "done".  Stops
 %   before a case once time () passes deadline (seconds since the epoch).
-%   The working directory is octave/private, so that the private MEX itself
-%   can be called.  Errors of the fuzzer's own code (generator, checks) are
+%   The public functions come from octdir (default: the repository's
+%   octave/; make valgrind passes a copy with its own build of the MEX); the
+%   working directory is octdir/private, so that the MEX itself can be called.  Errors of the fuzzer's own code (generator, checks) are
 %   logged with verdict 'fuzzer-error', so that they fail the run too.
 %
 %   See also: fuzz_run, fuzz_case, fuzz_verdict.
 
-function fuzz_child (seed, first, last, logfile, deadline)
+function fuzz_child (seed, first, last, logfile, deadline, octdir)
   here = fileparts (mfilename ('fullpath'));
   root = fileparts (fileparts (here));
-  addpath (fullfile (root, 'octave'));
+  if (nargin < 6)
+    octdir = fullfile (root, 'octave');
+  end
+  addpath (octdir);
   addpath (fullfile (root, 'validation', 'lib'));
   addpath (here);
-  cd (fullfile (root, 'octave', 'private'));
+  cd (fullfile (octdir, 'private'));
   fid = fopen (logfile, 'a');
   for i = first:last
     if (time () > deadline)
