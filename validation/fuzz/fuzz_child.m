@@ -13,8 +13,9 @@
 %   before a case once time () passes deadline (seconds since the epoch).
 %   The public functions come from octdir (default: the repository's
 %   octave/; make valgrind passes a copy with its own build of the MEX); the
-%   working directory is octdir/private, so that the MEX itself can be called.  Errors of the fuzzer's own code (generator, checks) are
-%   logged with verdict 'fuzzer-error', so that they fail the run too.
+%   working directory is octdir/private, so that the MEX itself can be
+%   called.  Errors of the fuzzer's own code (generator, checks) are logged
+%   with verdict 'fuzzer-error', so that they fail the run too.
 %
 %   See also: fuzz_run, fuzz_case, fuzz_verdict.
 

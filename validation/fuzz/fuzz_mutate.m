@@ -32,7 +32,7 @@ function c = fuzz_mutate (c)
         c.args = c.args(1:n);
         c.desc = sprintf ('only %d arguments', n);
       else
-        % one more than the most outputs (a backward's ninth is aux, SPEC additions)
+        % one more than the most outputs (the chunked backward's ninth is aux)
         c.nout = 3 + ~isempty (strfind (c.fname, 'chunk'));
         if (nposit == 7)
           c.nout = 10;
