@@ -90,6 +90,7 @@ function c = bad_shape (c, nposit)
   x = c.args{j};
   sz = size (x);
   u = rand ();
+  d = 0;
   if (u < 0.5)
     d = randi (numel (sz));
     sz(d) = sz(d) + 1;
@@ -108,7 +109,12 @@ function c = bad_shape (c, nposit)
       c.expect = 'any';
     end
   end
-  if (~any (sz == 0) && isequal (size (c.args{j}), size (x)))
+  % v's first extent is V itself (free unless a state fixes it); GDN's g and
+  % beta may have any shape with the right number of elements (with T = 0,
+  % none: then HV may change too)
+  free_v = (j == 3 && u < 0.5 && d == 1) || c.ref.T == 0;
+  same_numel = numel (c.args{j}) == numel (x) && (j == 5 || (j == 4 && c.fname(1) == 'g'));
+  if (free_v || same_numel || isequal (size (c.args{j}), size (x)))
     c.expect = 'any';
   end
 end
