@@ -13,7 +13,7 @@ DEB_PKGS   := octave liboctave-dev libopenblas-dev liblapacke-dev
 # toolkit without a display): any installed gnuplot will do, else gnuplot-nox.
 GNUPLOT_PKG := $(if $(shell command -v gnuplot 2>/dev/null),,gnuplot-nox)
 OCTAVE     ?= octave
-OCTFLAGS   := --no-gui --no-window-system --quiet --norc
+OCTFLAGS   := --no-gui --no-window-system --quiet --norc --no-history
 MKOCTFILE  ?= mkoctfile
 CC         ?= gcc
 

@@ -22,8 +22,10 @@ depend on the machine.  The kernel's Octave gets (through OCTAVE_CLI_OPTIONS,
 unless already set) --no-line-editing: with readline on, Octave blinks the
 matching parenthesis for half a second after every ")" of every line the
 kernel types in (minutes per notebook), and prints bracketed-paste escape
-sequences around every prompt; and the warning that gnuplot is "discouraged"
-is switched off (gnuplot is what renders without a display).
+sequences around every prompt; --no-history: Octave would otherwise try to
+save its command history on exit, and print an error when
+~/.local/share/octave does not exist; and the warning that gnuplot is
+"discouraged" is switched off (gnuplot is what renders without a display).
 """
 
 import os
@@ -37,7 +39,7 @@ from nbclient.exceptions import CellExecutionError
 from nbconvert import HTMLExporter
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-OCTAVE_OPTIONS = ("--no-line-editing --persist "
+OCTAVE_OPTIONS = ("--no-line-editing --no-history --persist "
                   "--eval \"warning ('off', 'Octave:gnuplot-graphics');\"")
 OCTAVE_ERROR = re.compile(r"^\s*(error:|parse error)", re.MULTILINE)
 

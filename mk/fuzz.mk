@@ -1,0 +1,52 @@
+# ---- fuzzing, valgrind, Ctrl-C (validation/fuzz/README.md) -------------------
+#   make fuzz-quick      about a minute of fuzz cases (part of `make test`)
+#   make fuzz            10,000 cases (FUZZ_SEED, FUZZ_COUNT, FUZZ_TIME to change)
+#   make valgrind        valid and invalid calls under valgrind, a MEX built for it
+#   make test-interrupt  SIGINT during a long call: kda:interrupted within 1 s
+# Reproducers of failing cases go to build/fuzz*/repro_SEED_I.m.
+
+FUZZ_SEED  ?= $(shell date +%s)
+FUZZ_COUNT ?= 10000
+FUZZ_TIME  ?= 3600
+FUZZ_RUN    = $(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_run
+
+.PHONY: fuzz fuzz-quick valgrind test-interrupt
+
+fuzz: build
+	$(FUZZ_RUN) ('Seed', $(FUZZ_SEED), 'Count', $(FUZZ_COUNT), 'TimeLimit', $(FUZZ_TIME), 'OutDir', 'build/fuzz');"
+
+# a fixed seed, so that a failure here is the same on every machine
+fuzz-quick: build
+	$(FUZZ_RUN) ('Seed', 1, 'Count', 1500, 'TimeLimit', 60, 'OutDir', 'build/fuzz-quick');"
+
+TEST_STEPS += fuzz-quick
+
+# needs the interrupt polling of the core and gateway (issue 13, item 2)
+test-interrupt: build
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_interrupt ();"
+
+TEST_STEPS += test-interrupt
+
+# valgrind: a MEX built for it (valgrind 3.19 cannot run AVX-512, so no
+# -march=native; -O1 -g for readable stacks) with copies of the wrappers in
+# build/valgrind/octave, then random valid and malformed cases and the fixed
+# ones (the issue's crash last) of the fuzzer under memcheck.  Fails on any
+# error with a frame in la_mex.mex (Octave's own are ignored), and on any
+# case that does not pass.  Several minutes: not part of `make test`.
+DEB_PKGS  += valgrind
+VG_DIR    := build/valgrind
+VG_MEX    := $(VG_DIR)/octave/private/la_mex.mex
+VG_CASES  ?= 40
+
+valgrind: deps
+	@$(MAKE) --no-print-directory BUILD=$(VG_DIR) MEX_OUT=$(VG_MEX) OPT='-O1 -g' $(VG_MEX)
+	cp octave/*.m $(VG_DIR)/octave/
+	rm -f $(VG_DIR)/calls.log
+	-valgrind --tool=memcheck --xml=yes --xml-file=$(VG_DIR)/memcheck.xml --num-callers=30 \
+	  --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+	  octave-cli $(OCTFLAGS) --eval "addpath ('$(CURDIR)/validation/fuzz', '$(CURDIR)/validation/lib'); \
+	    log = '$(CURDIR)/$(VG_DIR)/calls.log'; oct = '$(CURDIR)/$(VG_DIR)/octave'; nf = fuzz_case (); \
+	    fuzz_child (1, nf + 1, nf + $(VG_CASES), log, Inf, oct); \
+	    fuzz_child (1, 1, nf, log, Inf, oct);" > $(VG_DIR)/octave.out 2>&1
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); \
+	  fuzz_valgrind ('$(VG_DIR)/memcheck.xml', '$(VG_DIR)/calls.log');"
