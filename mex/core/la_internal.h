@@ -133,6 +133,9 @@ static inline int la_poll(const la_problem *p, int *status)
 int la_blas_threads_begin(void);
 void la_blas_threads_end(int saved);
 
+/* Threads an OpenMP parallel region of the core would get (1 without). */
+int la_max_threads(void);
+
 /* Bytes of memory available to this process now: MemAvailable, capped by the
  * room left under a cgroup limit; -1 if unknown (la_platform.c). */
 ptrdiff_t la_mem_available(void);

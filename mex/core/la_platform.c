@@ -44,6 +44,15 @@ void la_blas_threads_end(int saved)
 #endif
 }
 
+int la_max_threads(void)
+{
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 /* The number in a file such as memory.max ("max" or missing: -1), or with
  * key, the number after "key:" in a file such as /proc/meminfo, times unit. */
 static ptrdiff_t read_number(const char *path, const char *key, ptrdiff_t unit)
