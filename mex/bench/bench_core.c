@@ -10,7 +10,8 @@
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
  *
- * Usage: bench_core [reps] [gemm n]    (defaults 9, 1024)
+ * Usage: bench_core [reps] [gemm n] [decode]   (defaults 9, 1024; decode:
+ * only the decode rows)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS are
  * echoed; the flop counts are those of docs/flops.md (57), (58), (55).
  */
@@ -286,15 +287,16 @@ int main(int argc, char **argv)
   static const row_spec decode = {"rec", 0, 0, 1, 1, 4, 128, 128, 64};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
+  const int only_decode = argc > 3 && strcmp(argv[3], "decode") == 0;
   gemm_ref g;
   size_t i;
   if (reps < 1 || reps > 256 || n < 64) {
-    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64]\n");
+    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] [decode]\n");
     return 2;
   }
   gemm_init(&g, n);
   print_header(reps, n);
-  for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+  for (i = 0; i < sizeof rows / sizeof rows[0] && !only_decode; i++) {
     const row_time t = time_row(&rows[i], &g, reps);
     print_row(&rows[i], &t);
   }

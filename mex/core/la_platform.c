@@ -112,6 +112,9 @@ ptrdiff_t la_mem_available(void)
   return avail;
 }
 
+/* Workspaces this small are not worth the look at the memory available. */
+#define LA_GUARD_MIN ((ptrdiff_t)16 << 20)
+
 int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
 {
   ptrdiff_t threads = 1, total, avail;
@@ -120,6 +123,8 @@ int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
 #endif
   if (items < threads) threads = items > 0 ? items : 1;
   if (!la_mul(threads, bytes_per_thread, &total)) return 0;
+  /* reading /proc and /sys costs tens of microseconds: not for a decode step */
+  if (total <= LA_GUARD_MIN) return 1;
   avail = la_mem_available();
   return avail < 0 || total <= avail;
 }

@@ -7,11 +7,22 @@
  * workspace, allocated at its first item, so threads without work allocate
  * nothing; zero_ws clears it once.  Before anything is allocated the memory
  * guard (la_workspace_ok) compares the workspaces with the memory available.
+ * Small calls (la_small_call) run on the calling thread.
  *
  * The status is shared: an allocation failure or an interrupt (fn polls
  * through la_poll) makes every thread skip the rest of its items.  Returns
  * LA_OK, LA_ENOMEM or LA_EINTR; everything allocated here is freed.
  */
+
+/* A call too small to pay for waking the threads (a decode step: T = 1 at
+ * H = 4, K = V = 128 is 2^18 state elements): run it on the calling thread. */
+#define LA_SMALL_CALL ((ptrdiff_t)1 << 18)
+
+static inline int LA_FN(la_small_call)(const la_problem *p)
+{
+  ptrdiff_t n;
+  return la_mul4(p->T, p->B * p->HV, p->K, p->V, &n) && n <= LA_SMALL_CALL;
+}
 
 typedef void (*LA_FN(la_item_fn))(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *ws,
                                    int *status);
@@ -26,7 +37,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
     return LA_ENOMEM;
   saved = la_blas_threads_begin();
-#pragma omp parallel
+#pragma omp parallel if (!LA_FN(la_small_call)(p))
   {
     real_t *ws = NULL;
 #pragma omp for schedule(dynamic, 1)
