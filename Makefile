@@ -35,7 +35,7 @@ LIBS       := -lopenblas -lgomp -lmvec -lm
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
 
-.PHONY: all deps build test test-c test-c-sanitize test-octave test-lab validate bench clean
+.PHONY: all deps build test test-c test-c-sanitize test-octave test-lab validate clean
 
 all: build
 
@@ -106,8 +106,7 @@ test: build
 validate: build
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_validation();"
 
-bench: build
-	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench();"
+# bench, bench-c: mk/bench.mk
 
 clean:
 	rm -rf $(BUILD) $(MEX_OUT)

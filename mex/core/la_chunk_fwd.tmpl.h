@@ -1,12 +1,23 @@
 /*
- * la_chunk_fwd.tmpl.h -- template: the driver of the chunked forward.  Per
- * (sequence, value head), chunk after chunk (docs/chunk_forward.md):
+ * la_chunk_fwd.tmpl.h -- template: the driver of the chunked forward
+ * (docs/chunk_forward.md).  Per (sequence, value head), chunk after chunk:
  *   intra-chunk:  decays, A_raw, Aqk, w, u           (la_stage_intra)
  *   v_new = u - w S                                  (la_stage_state)
  *   o     = scale (exp(G) .* q) S + Aqk v_new        (la_stage_output)
  *   S     = Diag(exp(G_last)) S + (exp(G_last - G) .* k)^T v_new   (la_stage_state)
  * and, when asked, the chunk's intermediates into aux.
+ *
+ * Only the last three lines carry the state, so the work is split in two
+ * phases (la_for_phases): the intra-chunk phase of every chunk of a window
+ * runs in parallel over (item, chunk) and keeps what the state pass reads in
+ * a slot per chunk (cfwd_slot); the state pass then runs over (item, block
+ * of value columns) -- the columns of S, the rows of v_new and o evolve
+ * independently -- chunk after chunk.  So one head (H = 1) or an odd number
+ * of heads still keeps every core busy.  Windows (a block of items and of
+ * chunks) bound the slots kept at once to about LA_FWD_STORE elements.
  */
+
+#define LA_FWD_STORE ((ptrdiff_t)1 << 22)
 
 /* Copy a c x c chunk matrix M (ld C) into the aux layout: column i of dst
  * (C rows) holds row i of M, zeros past c. */
@@ -17,11 +28,12 @@ static void LA_FN(aux_rows)(const real_t *M, ptrdiff_t C, ptrdiff_t c, real_t *d
     for (j = 0; j < C; j++) dst[j + C * i] = j < c ? M[i + C * j] : 0;
 }
 
-/* The intermediates of the chunk of c steps starting at step t0 of item it
- * (la_core.h gives the layouts); g: the item's used gate. */
-static void LA_FN(chunk_aux_store)(const la_problem *p, const la_chunk_aux *aux, la_seq s,
+/* The intermediates of the intra-chunk phase of the chunk of c steps at
+ * step t0 of item (s, hv) into aux (la_core.h gives the layouts); g: the
+ * item's used gate. */
+static void LA_FN(chunk_aux_intra)(const la_problem *p, const la_chunk_aux *aux, la_seq s,
                                    ptrdiff_t hv, ptrdiff_t t0, ptrdiff_t c, const real_t *g,
-                                   const LA_FN(chunk_ws) *ws, const real_t *vnew)
+                                   const LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
   const ptrdiff_t tg = la_off_beta(p, s, hv) + t0; /* global step index */
@@ -37,7 +49,6 @@ static void LA_FN(chunk_aux_store)(const la_problem *p, const la_chunk_aux *aux,
   if (aux->Aqk) LA_FN(aux_rows)(ws->Aqk, C, c, (real_t *)aux->Aqk + C * tg);
   if (aux->w) memcpy((real_t *)aux->w + K * tg, ws->w, sizeof(real_t) * (size_t)(K * c));
   if (aux->u) memcpy((real_t *)aux->u + V * tg, ws->u, sizeof(real_t) * (size_t)(V * c));
-  if (aux->v_new) memcpy((real_t *)aux->v_new + V * tg, vnew, sizeof(real_t) * (size_t)(V * c));
 }
 
 typedef struct {
@@ -46,36 +57,123 @@ typedef struct {
   const la_fwd_io *io;
   const la_chunk_aux *aux;
   const ptrdiff_t *first;      /* number of the first chunk of each sequence */
+  real_t *slots, *S;           /* the window's slots; the states of its items */
+  ptrdiff_t slot_elems, items, ipb, nib, wn, ncb, nvb;
+  /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
+   * nvb: blocks of value columns in the state pass */
 } LA_FN(chunk_fwd_ctx);
 
-/* Forward of one (sequence, value head); polls once per chunk. */
-static void LA_FN(chunk_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
+/* The chunks [c0, c1) of window win, its items [i0, i1). */
+typedef struct {
+  ptrdiff_t i0, i1, c0, c1;
+} la_fwd_window;
+
+static la_fwd_window LA_FN(fwd_window)(const LA_FN(chunk_fwd_ctx) *x, ptrdiff_t win)
+{
+  la_fwd_window w;
+  w.i0 = (win / x->ncb) * x->ipb;
+  w.i1 = w.i0 + x->ipb < x->items ? w.i0 + x->ipb : x->items;
+  w.c0 = (win % x->ncb) * x->wn;
+  w.c1 = w.c0 + x->wn;
+  return w;
+}
+
+static ptrdiff_t LA_FN(chunk_fwd_ntasks)(void *ctx, ptrdiff_t win, int phase)
 {
   const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
-  const la_problem *p = x->p;
-  const la_chunk_aux *aux = x->aux;
-  const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
-  LA_FN(chunk_ws) ws;
-  LA_FN(chunk_fwd_ws) fw, *w = &fw;
-  ptrdiff_t t0;
+  const la_fwd_window w = LA_FN(fwd_window)(x, win);
+  return (w.i1 - w.i0) * (phase == 0 ? x->wn : x->nvb);
+}
 
-  LA_FN(chunk_fwd_carve)(p, buf, &ws, w);
-  LA_FN(la_state_load)(p, it.h0, w->S);
-  for (t0 = 0; t0 < it.s.len; t0 += C) {
-    const ptrdiff_t c = it.s.len - t0 < C ? it.s.len - t0 : C;
+/* The slot of chunk ci of item `item` in window w. */
+static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
+                                        ptrdiff_t item, ptrdiff_t ci)
+{
+  const ptrdiff_t at = (item - w.i0) * x->wn + (ci - w.c0);
+  return LA_FN(cfwd_slot_at)(x->p, x->slots + x->slot_elems * at);
+}
+
+/* Phase 0: the intra-chunk work of chunk ci of one item into its slot. */
+static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
+                                   ptrdiff_t item, ptrdiff_t ci, real_t *buf)
+{
+  const la_problem *p = x->p;
+  const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
+  const ptrdiff_t GD = la_gate_dim(p);
+  const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
+  const ptrdiff_t t0 = ci * C, c = it.s.len - t0 < C ? it.s.len - t0 : C;
+  const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
+  LA_FN(chunk_ws) ws;
+
+  if (t0 >= it.s.len) return;
+  LA_FN(chunk_ws_carve)(p, &buf, &ws);
+  ws.QG = sl.QG; ws.KC = sl.KC; ws.w = sl.w; ws.u = sl.u; ws.Aqk = sl.Aqk;
+  LA_FN(chunk_intra)(p, c, it.q + K * t0, it.k + K * t0, it.v + V * t0, it.g + GD * t0,
+                     it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
+  memcpy(sl.gam, ws.eG + K * (c - 1), sizeof(real_t) * (size_t)K);
+  if (x->aux) LA_FN(chunk_aux_intra)(p, x->aux, it.s, hv, t0, c, it.g, &ws);
+}
+/* Columns [v0, v1) of a state: S (K x V) from src in the caller's layout
+ * (NULL: zeros), or with store, S into dst (NULL: not wanted). */
+static void LA_FN(state_cols)(const la_problem *p, const real_t *src, real_t *S, real_t *dst,
+                              int store, ptrdiff_t v0, ptrdiff_t v1)
+{
+  const ptrdiff_t K = p->K, V = p->V;
+  ptrdiff_t i, j;
+  if (store && !dst) return;
+  for (j = v0; j < v1; j++)
+    for (i = 0; i < K; i++) {
+      const ptrdiff_t at = p->state_vk ? j + V * i : i + K * j;
+      if (store) dst[at] = S[i + K * j];
+      else S[i + K * j] = src ? src[at] : 0;
+    }
+}
+
+/* Phase 1: the state pass of value columns [v0, v1) of one item over the
+ * chunks of window w: v_new, o, the next state (and aux h, v_new). */
+static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
+                                   ptrdiff_t item, ptrdiff_t v0, ptrdiff_t v1, int *status)
+{
+  const la_problem *p = x->p;
+  const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
+  const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
+  const ptrdiff_t nc = (it.s.len + C - 1) / C, vw = v1 - v0;
+  real_t *S = x->S + K * V * (item - w.i0), *Sb = S + K * v0;
+  ptrdiff_t ci, i;
+
+  if (w.c0 == 0) LA_FN(state_cols)(p, it.h0, S, NULL, 0, v0, v1);
+  for (ci = w.c0; ci < w.c1 && ci < nc; ci++) {
+    const ptrdiff_t t0 = ci * C, c = it.s.len - t0 < C ? it.s.len - t0 : C;
+    const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
+    real_t *vn = sl.u + v0;
     if (la_poll(p, status)) return;
-    LA_FN(chunk_intra)(p, c, it.q + K * t0, it.k + K * t0, it.v + V * t0, it.g + GD * t0,
-                       it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
-    if (aux && aux->h)
-      memcpy((real_t *)aux->h + K * V * (hv + p->HV * (x->first[n] + t0 / C)), w->S,
-             sizeof(real_t) * (size_t)(K * V));
-    LA_FN(chunk_vnew)(K, V, c, w->S, &ws, w->vnew);
-    LA_FN(chunk_output)(p, c, w->S, &ws, w->vnew, it.o + V * t0);
-    LA_FN(chunk_state_next)(K, V, c, &ws, w->vnew, w->S, w->S);
-    if (aux) LA_FN(chunk_aux_store)(p, aux, it.s, hv, t0, c, it.g, &ws, w->vnew);
+    if (x->aux && x->aux->h)
+      memcpy((real_t *)x->aux->h + K * v0 + K * V * (hv + p->HV * (x->first[n] + ci)), Sb,
+             sizeof(real_t) * (size_t)(K * vw));
+    LA_FN(chunk_vnew_cols)(K, vw, c, Sb, sl.w, vn, V);
+    LA_FN(chunk_output_cols)(p, vw, c, Sb, sl.QG, sl.Aqk, C, vn, V, it.o + V * t0 + v0, V);
+    LA_FN(chunk_state_cols)(K, vw, c, sl.gam, sl.KC, vn, V, Sb, Sb);
+    if (x->aux && x->aux->v_new)
+      for (i = 0; i < c; i++)
+        memcpy((real_t *)x->aux->v_new + V * (la_off_beta(p, it.s, hv) + t0 + i) + v0,
+               vn + V * i, sizeof(real_t) * (size_t)vw);
   }
-  LA_FN(la_state_store)(p, w->S, it.ht);
+  if (w.c0 < nc ? w.c1 >= nc : w.c0 == 0) LA_FN(state_cols)(p, NULL, S, it.ht, 1, v0, v1);
+}
+
+static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
+                                  real_t *ws, int *status)
+{
+  const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
+  const la_fwd_window w = LA_FN(fwd_window)(x, win);
+  if (phase == 0) {
+    if (la_poll(x->p, status)) return;
+    LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn, w.c0 + task % x->wn, ws);
+  } else {
+    const ptrdiff_t vb = task % x->nvb, V = x->p->V;
+    LA_FN(chunk_fwd_state)(x, w, w.i0 + task / x->nvb, V * vb / x->nvb, V * (vb + 1) / x->nvb,
+                           status);
+  }
 }
 
 /* first[n]: number of the first chunk of sequence n (N + 1 entries), and
@@ -97,28 +195,79 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
   }
 }
 
+/* The windows and column blocks of x for p (x->items set): the slots of a
+ * window within about LA_FWD_STORE elements; nvb blocks so that the state
+ * pass has a multiple of the threads as tasks, or at least 4 per thread,
+ * with blocks of 16 columns or more.  0 on overflow. */
+static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, LA_FN(chunk_fwd_ctx) *x)
+{
+  const ptrdiff_t threads = la_max_threads();
+  const ptrdiff_t E = LA_FN(cfwd_slot_size)(p);
+  if (E < 1) return 0;
+  if (x->items <= LA_FWD_STORE / E) {
+    x->ipb = x->items;
+    x->wn = LA_FWD_STORE / E / x->items;
+    if (x->wn > maxnc) x->wn = maxnc;
+  } else {
+    x->ipb = LA_FWD_STORE / E > threads ? LA_FWD_STORE / E : threads;
+    x->wn = 1;
+  }
+  if (x->ipb > x->items) x->ipb = x->items;
+  x->nib = (x->items + x->ipb - 1) / x->ipb;
+  x->ncb = (maxnc + x->wn - 1) / x->wn;
+  x->nvb = 1;
+  while ((x->items * x->nvb) % threads && x->items * x->nvb < 4 * threads &&
+         p->V / (x->nvb + 1) >= 16)
+    x->nvb++;
+  x->slot_elems = E;
+  return 1;
+}
+
+/* The slots and states of one window, allocated together; 0 if refused. */
+static int LA_FN(chunk_fwd_alloc)(const la_problem *p, LA_FN(chunk_fwd_ctx) *x,
+                                  ptrdiff_t *bytes)
+{
+  ptrdiff_t nslot, nstate, total;
+  if (!la_mul4(x->ipb, x->wn, x->slot_elems, 1, &nslot) ||
+      !la_mul4(x->ipb, p->K, p->V, 1, &nstate) || !la_add(nslot, nstate, &total) ||
+      !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes) ||
+      !(x->slots = la_alloc(total, sizeof(real_t))))
+    return 0;
+  x->S = x->slots + nslot;
+  return 1;
+}
+
 int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chunk_aux *aux)
 {
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
   LA_FN(la_prep) pp;
   LA_FN(chunk_fwd_ctx) x;
-  ptrdiff_t *first, nfirst;
+  ptrdiff_t *first, nfirst, n, maxnc = 1, bytes;
   int rc;
 
   if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
     return LA_ENOMEM;
   LA_FN(chunk_number)(p, aux, first);
+  for (n = 0; n < p->N; n++)
+    if (first[n + 1] - first[n] > maxnc) maxnc = first[n + 1] - first[n];
+  memset(&x, 0, sizeof x);
+  x.items = p->N * p->HV;
   rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, &pp);
+  if (rc == LA_OK && (!LA_FN(chunk_fwd_plan)(p, maxnc, &x) ||
+                      !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))
+    rc = LA_ENOMEM;
   if (rc == LA_OK) {
     x.p = p;
     x.pp = &pp;
     x.io = io;
     x.aux = aux;
     x.first = first;
-    rc = LA_FN(la_for_items)(p, LA_FN(chunk_ws_size)(p, 0, 0), 0, LA_FN(chunk_fwd_item), &x);
-    LA_FN(la_prep_free)(&pp);
+    rc = LA_FN(la_for_phases)(LA_FN(chunk_ws_size)(p, 0, 0), bytes, x.nib * x.ncb,
+                              LA_FN(chunk_fwd_ntasks), LA_FN(chunk_fwd_task), &x);
   }
+  free(x.slots);
+  LA_FN(la_prep_free)(&pp);
   free(first);
   return rc;
 }

@@ -30,12 +30,32 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
   *bufp = buf;
 }
 
-/* The chunked forward adds the running state and v_new. */
-#define LA_CHUNK_FWD_WS(W_) W_(S, K, V, 1) W_(vnew, V, C, 1)
+/* The chunked forward keeps, per chunk of a window (la_chunk_fwd.tmpl.h),
+ * what its state pass reads of the intra-chunk phase: QG, KC, w, u (v_new is
+ * formed in place of u), Aqk and gamma = exp(G_last). */
+#define LA_CFWD_SLOT(W_) \
+  W_(QG, K, C, 1) W_(KC, K, C, 1) W_(w, K, C, 1) W_(u, V, C, 1) W_(Aqk, C, C, 1) W_(gam, K, 1, 1)
 
 typedef struct {
-  LA_CHUNK_FWD_WS(LA_WS_FIELD)
-} LA_FN(chunk_fwd_ws);
+  LA_CFWD_SLOT(LA_WS_FIELD)
+} LA_FN(cfwd_slot);
+
+/* Elements of one slot (-1 on overflow), and the slot at buf. */
+static ptrdiff_t LA_FN(cfwd_slot_size)(const la_problem *p)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  ptrdiff_t total;
+  LA_WS_TOTAL(LA_CFWD_SLOT, &total);
+  return total;
+}
+
+static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  LA_FN(cfwd_slot) slot, *w = &slot;
+  LA_WS_CARVE_ALL(LA_CFWD_SLOT, buf);
+  return slot;
+}
 
 /* The chunked backward: gradient buffers of one chunk.  dQG holds dQG then
  * dw (dW = dQG + K c); Z = [scale dO, -dv_new], QGw = [QG, w]. */
@@ -66,7 +86,6 @@ typedef struct {
 
 /* Elements per thread of each path (-1 on overflow); nc: most chunks of a
  * sequence. */
-#define LA_CHUNK_FWD_ALL(W_) LA_CHUNK_WS(W_) LA_CHUNK_FWD_WS(W_)
 #define LA_CHUNK_BWD_ALL(W_) LA_CBWD_STORE(W_) LA_CHUNK_WS(W_) LA_CBWD_WS(W_)
 
 static ptrdiff_t LA_FN(chunk_ws_size)(const la_problem *p, int backward, ptrdiff_t nc)
@@ -74,16 +93,8 @@ static ptrdiff_t LA_FN(chunk_ws_size)(const la_problem *p, int backward, ptrdiff
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
   ptrdiff_t total;
   if (backward) LA_WS_TOTAL(LA_CHUNK_BWD_ALL, &total);
-  else LA_WS_TOTAL(LA_CHUNK_FWD_ALL, &total);
+  else LA_WS_TOTAL(LA_CHUNK_WS, &total);
   return total;
-}
-
-static void LA_FN(chunk_fwd_carve)(const la_problem *p, real_t *buf, LA_FN(chunk_ws) *ws,
-                                   LA_FN(chunk_fwd_ws) *w)
-{
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  LA_FN(chunk_ws_carve)(p, &buf, ws);
-  LA_WS_CARVE_ALL(LA_CHUNK_FWD_WS, buf);
 }
 
 static void LA_FN(chunk_bwd_carve)(const la_problem *p, ptrdiff_t nc, real_t *buf,

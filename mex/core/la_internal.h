@@ -133,6 +133,8 @@ static inline int la_poll(const la_problem *p, int *status)
 int la_blas_threads_begin(void);
 void la_blas_threads_end(int saved);
 
+/* Threads an OpenMP parallel region of the core would get (1 without). */
+int la_max_threads(void);
 
 /* Whether `items` work items, each needing `bytes_per_thread` of workspace
  * on the threads that run them (at most one per item), fit in the memory

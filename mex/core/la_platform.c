@@ -44,6 +44,15 @@ void la_blas_threads_end(int saved)
 #endif
 }
 
+int la_max_threads(void)
+{
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 /* The number in a file such as memory.max ("max" or missing: -1), or with
  * key, the number after "key:" in a file such as /proc/meminfo, times unit. */
 static ptrdiff_t read_number(const char *path, const char *key, ptrdiff_t unit)
@@ -103,6 +112,9 @@ ptrdiff_t la_mem_available(void)
   return avail;
 }
 
+/* Workspaces this small are not worth the look at the memory available. */
+#define LA_GUARD_MIN ((ptrdiff_t)16 << 20)
+
 int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
 {
   ptrdiff_t threads = 1, total, avail;
@@ -111,6 +123,8 @@ int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
 #endif
   if (items < threads) threads = items > 0 ? items : 1;
   if (!la_mul(threads, bytes_per_thread, &total)) return 0;
+  /* reading /proc and /sys costs tens of microseconds: not for a decode step */
+  if (total <= LA_GUARD_MIN) return 1;
   avail = la_mem_available();
   return avail < 0 || total <= avail;
 }

@@ -7,11 +7,22 @@
  * workspace, allocated at its first item, so threads without work allocate
  * nothing; zero_ws clears it once.  Before anything is allocated the memory
  * guard (la_workspace_ok) compares the workspaces with the memory available.
+ * Small calls (la_small_call) run on the calling thread.
  *
  * The status is shared: an allocation failure or an interrupt (fn polls
  * through la_poll) makes every thread skip the rest of its items.  Returns
  * LA_OK, LA_ENOMEM or LA_EINTR; everything allocated here is freed.
  */
+
+/* A call too small to pay for waking the threads (a decode step: T = 1 at
+ * H = 4, K = V = 128 is 2^18 state elements): run it on the calling thread. */
+#define LA_SMALL_CALL ((ptrdiff_t)1 << 18)
+
+static inline int LA_FN(la_small_call)(const la_problem *p)
+{
+  ptrdiff_t n;
+  return la_mul4(p->T, p->B * p->HV, p->K, p->V, &n) && n <= LA_SMALL_CALL;
+}
 
 typedef void (*LA_FN(la_item_fn))(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *ws,
                                    int *status);
@@ -26,7 +37,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
     return LA_ENOMEM;
   saved = la_blas_threads_begin();
-#pragma omp parallel
+#pragma omp parallel if (!LA_FN(la_small_call)(p))
   {
     real_t *ws = NULL;
 #pragma omp for schedule(dynamic, 1)
@@ -53,3 +64,50 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
 #define LA_ENTRY_CHECK(p, checked)                                   \
   la_problem checked = *(p);                                         \
   if (la_problem_check(&checked, NULL) != LA_OK) return LA_EARG
+
+/* la_for_phases: the loop of a path whose items are split further.  The
+ * work comes in nwin windows, each of two phases; phase 0 of a window runs
+ * all its tasks (in parallel) before phase 1 starts, and a window before
+ * the next.  ntasks(ctx, win, phase) gives the number of tasks; task runs
+ * one with the calling thread's workspace (ws_elems elements, allocated at
+ * its first task).  Shared buffers are the caller's; extra_bytes of them
+ * are counted by the memory guard.  OpenBLAS single-threaded meanwhile.
+ * Returns LA_OK, LA_ENOMEM or LA_EINTR. */
+typedef ptrdiff_t (*LA_FN(la_count_fn))(void *ctx, ptrdiff_t win, int phase);
+typedef void (*LA_FN(la_task_fn))(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
+                                  real_t *ws, int *status);
+
+static int LA_FN(la_for_phases)(ptrdiff_t ws_elems, ptrdiff_t extra_bytes, ptrdiff_t nwin,
+                                LA_FN(la_count_fn) ntasks, LA_FN(la_task_fn) task, void *ctx)
+{
+  ptrdiff_t bytes, win;
+  int status = LA_OK, saved;
+
+  /* the guard counts the shared buffers once per thread: conservative */
+  if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || extra_bytes < 0 ||
+      !la_add(bytes, extra_bytes, &bytes) || !la_workspace_ok(PTRDIFF_MAX, bytes))
+    return LA_ENOMEM;
+  saved = la_blas_threads_begin();
+#pragma omp parallel private(win)
+  {
+    real_t *ws = NULL;
+    int phase;
+    for (win = 0; win < nwin; win++)
+      for (phase = 0; phase < 2; phase++) {
+        const ptrdiff_t n = ntasks(ctx, win, phase);
+        ptrdiff_t i;
+#pragma omp for schedule(dynamic, 1)
+        for (i = 0; i < n; i++) {
+          if (la_stopped(&status)) continue;
+          if (!ws && !(ws = la_alloc(ws_elems, sizeof(real_t)))) {
+            la_stop(&status, LA_ENOMEM);
+            continue;
+          }
+          task(ctx, win, phase, i, ws, &status);
+        }
+      }
+    free(ws);
+  }
+  la_blas_threads_end(saved);
+  return status;
+}

@@ -5,12 +5,15 @@
  * stored V x c: o = scale S^T QG + v_new Aqk^T.
  */
 
-static inline void LA_FN(chunk_output)(const la_problem *p, ptrdiff_t c, const real_t *S,
-                                       const LA_FN(chunk_ws) *ws, const real_t *vnew, real_t *o)
+/* The output rows of a block of vw value columns of S (K x vw, ld K): o
+ * and vnew are vw x c with leading dimensions ldo, ldv; Aqk has ld C. */
+static inline void LA_FN(chunk_output_cols)(const la_problem *p, ptrdiff_t vw, ptrdiff_t c,
+                                            const real_t *S, const real_t *QG,
+                                            const real_t *Aqk, ptrdiff_t C, const real_t *vnew,
+                                            ptrdiff_t ldv, real_t *o, ptrdiff_t ldo)
 {
-  const ptrdiff_t K = p->K, V = p->V, C = ws->C;
-  LA_GEMM('T', 'N', V, c, K, (real_t)p->scale, S, K, ws->QG, K, 0, o, V);
-  LA_GEMM('N', 'T', V, c, c, 1, vnew, V, ws->Aqk, C, 1, o, V);
+  LA_GEMM('T', 'N', vw, c, p->K, (real_t)p->scale, S, p->K, QG, p->K, 0, o, ldo);
+  LA_GEMM('N', 'T', vw, c, c, 1, vnew, ldv, Aqk, C, 1, o, ldo);
 }
 
 /* Backward, the intra-chunk part: b->dvn = Aqk^T dO (stored dO Aqk; the

@@ -7,24 +7,43 @@
  * Stored forms: v_new is V x c (column i = step i), S is K x V.
  */
 
-/* vnew = u - S^T w (in place when vnew is ws->u). */
+/* The forward works on a block of vw value columns: S (K x vw, ld K), the
+ * matching rows of v_new / u (vw x c, ld ldv); the full state is vw = V. */
+
+/* vnew = vnew - S^T w in place (vnew holds u on entry). */
+static inline void LA_FN(chunk_vnew_cols)(ptrdiff_t K, ptrdiff_t vw, ptrdiff_t c, const real_t *S,
+                                          const real_t *w, real_t *vnew, ptrdiff_t ldv)
+{
+  LA_GEMM('T', 'N', vw, c, K, -1, S, K, w, K, 1, vnew, ldv);
+}
+
+/* Sn = Diag(gam) S + KC vnew^T (Sn may be S). */
+static inline void LA_FN(chunk_state_cols)(ptrdiff_t K, ptrdiff_t vw, ptrdiff_t c,
+                                           const real_t *gam, const real_t *KC,
+                                           const real_t *vnew, ptrdiff_t ldv, const real_t *S,
+                                           real_t *Sn)
+{
+  ptrdiff_t j, x;
+  for (j = 0; j < vw; j++)
+#pragma omp simd
+    for (x = 0; x < K; x++) Sn[x + K * j] = gam[x] * S[x + K * j];
+  LA_GEMM('N', 'T', K, vw, c, 1, KC, K, vnew, ldv, 1, Sn, K);
+}
+
+/* vnew = u - S^T w (in place when vnew is ws->u), all V columns. */
 static inline void LA_FN(chunk_vnew)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *S,
                                      const LA_FN(chunk_ws) *ws, real_t *vnew)
 {
   if (vnew != ws->u) memcpy(vnew, ws->u, sizeof(real_t) * (size_t)(V * c));
-  LA_GEMM('T', 'N', V, c, K, -1, S, K, ws->w, K, 1, vnew, V);
+  LA_FN(chunk_vnew_cols)(K, V, c, S, ws->w, vnew, V);
 }
 
-/* Sn = Diag(gamma) S + KC vnew^T (Sn may be S). */
+/* Sn = Diag(gamma) S + KC vnew^T (Sn may be S), all V columns. */
 static inline void LA_FN(chunk_state_next)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c,
                                            const LA_FN(chunk_ws) *ws, const real_t *vnew,
                                            const real_t *S, real_t *Sn)
 {
-  const real_t *gam = ws->eG + K * (c - 1);
-  ptrdiff_t j, x;
-  for (j = 0; j < V; j++)
-    for (x = 0; x < K; x++) Sn[x + K * j] = gam[x] * S[x + K * j];
-  LA_GEMM('N', 'T', K, V, c, 1, ws->KC, K, vnew, V, 1, Sn, K);
+  LA_FN(chunk_state_cols)(K, V, c, ws->eG + K * (c - 1), ws->KC, vnew, V, S, Sn);
 }
 
 /* Backward of the chunk's state passing and of the state's part of the

@@ -1,0 +1,306 @@
+/*
+ * bench_core.c -- `make bench-c`: the core library timed without Octave.
+ *
+ * Every row is timed rep by rep, each rep right after one run of the BLAS
+ * gemm (n x n, all cores), so a noise burst hits a row and its reference
+ * alike; the row's ratio is (nominal flops / median row time) over the
+ * median gemm rate of the same reps.  Inputs and outputs are allocated and
+ * touched before the first rep, so no row pays for fresh page faults.
+ * Printed per row: median, min and max seconds, tokens/s, GFLOP/s, the
+ * ratio to the gemm.  The decode rows (T = 1) compare a call with the
+ * arithmetic of one step (time per step of a T = 1024 recurrent call).
+ *
+ * Usage: bench_core [reps] [gemm n] [decode]   (defaults 9, 1024; decode:
+ * only the decode rows)
+ * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS are
+ * echoed; the flop counts are those of docs/flops.md (57), (58), (55).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "../core/la_core.h"
+#include "../core/la_blas.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+  const char *what;   /* "chunk", "rec", "decode" */
+  int dbl, bwd, kda;
+  ptrdiff_t T, H, K, V, C;
+} row_spec;
+
+typedef struct {
+  la_problem p;
+  la_fwd_io f;
+  la_bwd_io b;
+  void *mem[20];
+  int nmem;
+} bench_problem;
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Median of t[0..n) (sorts t). */
+static double median(double *t, int n)
+{
+  qsort(t, (size_t)n, sizeof *t, cmp_double);
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* n elements of the class, filled (touched) with values in lo + [0, span). */
+static void *filled(bench_problem *P, ptrdiff_t n, int dbl, double lo, double span)
+{
+  void *x = malloc((size_t)n * (dbl ? sizeof(double) : sizeof(float)));
+  ptrdiff_t i;
+  if (!x) { fprintf(stderr, "bench_core: out of memory\n"); exit(2); }
+  for (i = 0; i < n; i++) {
+    const double r = lo + span * (double)rand() / RAND_MAX;
+    if (dbl) ((double *)x)[i] = r; else ((float *)x)[i] = (float)r;
+  }
+  P->mem[P->nmem++] = x;
+  return x;
+}
+
+static void make_problem(const row_spec *r, bench_problem *P)
+{
+  la_problem *p = &P->p;
+  const ptrdiff_t nq = r->K * r->T * r->H, nv = r->V * r->T * r->H, nb = r->T * r->H;
+  const ptrdiff_t ng = (r->kda ? r->K : 1) * nb, ns = r->K * r->V * r->H;
+  const double ks = 1 / sqrt((double)r->K);
+  memset(P, 0, sizeof *P);
+  p->K = r->K; p->V = r->V; p->T = r->T; p->H = r->H; p->HV = r->H; p->B = 1; p->N = 1;
+  p->kda = r->kda; p->scale = ks; p->chunk = r->C;
+  srand(1);
+  P->f.q = P->b.q = filled(P, nq, r->dbl, -ks, 2 * ks);
+  P->f.k = P->b.k = filled(P, nq, r->dbl, -ks, 2 * ks);
+  P->f.v = P->b.v = filled(P, nv, r->dbl, -1, 2);
+  P->f.g = P->b.g = filled(P, ng, r->dbl, -0.3, 0.29);
+  P->f.beta = P->b.beta = filled(P, nb, r->dbl, 0, 1);
+  P->f.h0 = P->b.h0 = filled(P, ns, r->dbl, -0.1, 0.2);
+  P->f.o = filled(P, nv, r->dbl, 0, 0);
+  P->f.ht = filled(P, ns, r->dbl, 0, 0);
+  if (!r->bwd) return;
+  P->b.dout = filled(P, nv, r->dbl, -1, 2);
+  P->b.dht = filled(P, ns, r->dbl, -1, 2);
+  P->b.dq = filled(P, nq, r->dbl, 0, 0);
+  P->b.dk = filled(P, nq, r->dbl, 0, 0);
+  P->b.dv = filled(P, nv, r->dbl, 0, 0);
+  P->b.dg = filled(P, ng, r->dbl, 0, 0);
+  P->b.dbeta = filled(P, nb, r->dbl, 0, 0);
+  P->b.dh0 = filled(P, ns, r->dbl, 0, 0);
+}
+
+static void free_problem(bench_problem *P)
+{
+  while (P->nmem > 0) free(P->mem[--P->nmem]);
+}
+
+/* One run of the row: forward, or forward then backward. */
+static int run_row(const row_spec *r, const bench_problem *P)
+{
+  const int chunk = strcmp(r->what, "chunk") == 0;
+  int rc;
+  if (chunk)
+    rc = r->dbl ? la_chunk_fwd_d(&P->p, &P->f, NULL) : la_chunk_fwd_s(&P->p, &P->f, NULL);
+  else
+    rc = r->dbl ? la_recurrent_fwd_d(&P->p, &P->f) : la_recurrent_fwd_s(&P->p, &P->f);
+  if (rc || !r->bwd) return rc;
+  if (chunk) return r->dbl ? la_chunk_bwd_d(&P->p, &P->b) : la_chunk_bwd_s(&P->p, &P->b);
+  return r->dbl ? la_recurrent_bwd_d(&P->p, &P->b) : la_recurrent_bwd_s(&P->p, &P->b);
+}
+
+/* Nominal flops of docs/flops.md for the row (all heads). */
+static double row_flops(const row_spec *r)
+{
+  const double T = (double)r->T, K = (double)r->K, V = (double)r->V, C = (double)r->C;
+  const double NC = ceil(T / C), cl = T - (NC - 1) * C;
+  const double s2 = (NC - 1) * C * C + cl * cl, s3 = (NC - 1) * C * C * C + cl * cl * cl;
+  double f;
+  if (strcmp(r->what, "chunk") == 0) {
+    f = 6 * T * K * V + (3 * K + 2 * V) * s2 + s3 / 3;
+    if (r->bwd) f += 14 * T * K * V + (9 * K + 5 * V) * s2 + 5 * s3 / 3 + 2 * (NC - 1) * C * K * V;
+  } else {
+    f = 7 * T * K * V;
+    if (r->bwd) f += 20 * T * K * V + 5 * K * V * (2 * T - cl - NC);
+  }
+  return f * (double)r->H;
+}
+
+/* The gemm reference: square n x n product, class of the row. */
+typedef struct {
+  ptrdiff_t n;
+  float *as, *bs, *cs;
+  double *ad, *bd, *cd;
+} gemm_ref;
+
+static double time_gemm(gemm_ref *g, int dbl)
+{
+  const double t0 = now();
+  if (dbl) la_gemm_d('N', 'N', g->n, g->n, g->n, 1, g->ad, g->n, g->bd, g->n, 0, g->cd, g->n);
+  else la_gemm_s('N', 'N', g->n, g->n, g->n, 1, g->as, g->n, g->bs, g->n, 0, g->cs, g->n);
+  return now() - t0;
+}
+
+static void gemm_init(gemm_ref *g, ptrdiff_t n)
+{
+  const size_t nn = (size_t)(n * n);
+  size_t i;
+  g->n = n;
+  g->as = malloc(nn * sizeof(float)); g->bs = malloc(nn * sizeof(float));
+  g->cs = malloc(nn * sizeof(float)); g->ad = malloc(nn * sizeof(double));
+  g->bd = malloc(nn * sizeof(double)); g->cd = malloc(nn * sizeof(double));
+  if (!g->as || !g->bs || !g->cs || !g->ad || !g->bd || !g->cd) {
+    fprintf(stderr, "bench_core: out of memory\n");
+    exit(2);
+  }
+  for (i = 0; i < nn; i++) {
+    g->ad[i] = g->as[i] = (float)rand() / RAND_MAX - 0.5f;
+    g->bd[i] = g->bs[i] = (float)rand() / RAND_MAX - 0.5f;
+    g->cd[i] = g->cs[i] = 0;
+  }
+}
+
+/* Timings of one row: median, min, max of the row and the median gemm
+ * rate of the same reps (each rep: one gemm, then the row). */
+typedef struct {
+  double med, lo, hi, gemm_gf;
+  int rc;
+} row_time;
+
+static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
+{
+  bench_problem P;
+  double t[256], tg[256];
+  row_time out;
+  int i;
+  make_problem(r, &P);
+  out.rc = run_row(r, &P); /* warm-up: workspaces, BLAS buffers */
+  for (i = 0; i < reps && out.rc == 0; i++) {
+    double t0;
+    tg[i] = time_gemm(g, r->dbl);
+    t0 = now();
+    out.rc = run_row(r, &P);
+    t[i] = now() - t0;
+  }
+  free_problem(&P);
+  out.gemm_gf = 2.0 * (double)(g->n * g->n) * (double)g->n / median(tg, reps) / 1e9;
+  out.med = median(t, reps);
+  out.lo = t[0];
+  out.hi = t[reps - 1];
+  return out;
+}
+
+/* Decode: median seconds of a T = 1 call, many calls per rep (one call is
+ * too short for the clock), against the arithmetic of one step. */
+static void time_decode(const row_spec *r, int reps)
+{
+  row_spec longr = *r;
+  bench_problem P;
+  double t[256], tl[256], step;
+  int i, j, calls = 200;
+  longr.T = 1024;
+  make_problem(&longr, &P);
+  for (i = 0; i <= reps; i++) {
+    const double t0 = now();
+    run_row(&longr, &P);
+    tl[i > 0 ? i - 1 : 0] = now() - t0;
+  }
+  free_problem(&P);
+  step = median(tl, reps) / (double)longr.T;
+  make_problem(r, &P);
+  for (i = 0; i <= reps; i++) {
+    const double t0 = now();
+    for (j = 0; j < calls; j++) run_row(r, &P);
+    t[i > 0 ? i - 1 : 0] = (now() - t0) / calls;
+  }
+  free_problem(&P);
+  printf("| decode T=1 %s %s H=%td K=V=%td (core, no MEX) | %.2f us | arithmetic of one step "
+         "%.2f us (T=1024 call / 1024) | overhead %.2f us |\n",
+         r->what, r->dbl ? "double" : "single", r->H, r->K, 1e6 * median(t, reps), 1e6 * step,
+         1e6 * (median(t, reps) - step));
+}
+
+/* OpenBLAS's own report of its kernels, if OpenBLAS is linked. */
+extern char *openblas_get_corename(void) __attribute__((weak));
+extern char *openblas_get_config(void) __attribute__((weak));
+
+static const char *env_or(const char *name, const char *dflt)
+{
+  const char *v = getenv(name);
+  return v && *v ? v : dflt;
+}
+
+static void print_header(int reps, ptrdiff_t n)
+{
+  printf("bench_core: the core without Octave; each rep = one %tdx%td gemm, then the row; "
+         "median of %d reps (min, max shown)\n\n", n, n, reps);
+  printf("- BLAS: %s; kernels (core type): %s\n",
+         openblas_get_config ? openblas_get_config() : "unknown",
+         openblas_get_corename ? openblas_get_corename() : "unknown");
+  printf("- OPENBLAS_CORETYPE=%s OPENBLAS_NUM_THREADS=%s OMP_NUM_THREADS=%s\n\n",
+         env_or("OPENBLAS_CORETYPE", "(unset)"), env_or("OPENBLAS_NUM_THREADS", "(unset)"),
+         env_or("OMP_NUM_THREADS", "(unset)"));
+  printf("| row | class | mode | T | H | K=V | C | median s | min s | max s | tokens/s | GFLOP/s "
+         "| gemm GFLOP/s (same reps) | vs gemm |\n");
+  printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+}
+
+static void print_row(const row_spec *r, const row_time *t)
+{
+  const double gf = row_flops(r) / t->med / 1e9;
+  if (t->rc) {
+    printf("| %s %s | %s | error %d |\n", r->kda ? "kda" : "gdn", r->what,
+           r->dbl ? "double" : "single", t->rc);
+    return;
+  }
+  printf("| %s %s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
+         "| %.2f |\n", r->kda ? "kda" : "gdn", r->what, r->dbl ? "double" : "single",
+         r->bwd ? "fwd+bwd" : "fwd", r->T, r->H, r->K, r->C, t->med, t->lo, t->hi,
+         (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf);
+  fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+  /* what, dbl, bwd, kda, T, H, K, V, C */
+  static const row_spec rows[] = {
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64}, {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64}, {"chunk", 0, 1, 1, 2048, 4, 128, 128, 32},
+    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64}, {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64},
+    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64},   {"chunk", 0, 0, 1, 2048, 4, 32, 32, 64},
+    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64}, {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64},
+    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64}, {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64},
+    {"rec", 0, 0, 1, 2048, 4, 128, 128, 64},
+  };
+  static const row_spec decode = {"rec", 0, 0, 1, 1, 4, 128, 128, 64};
+  const int reps = argc > 1 ? atoi(argv[1]) : 9;
+  const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
+  const int only_decode = argc > 3 && strcmp(argv[3], "decode") == 0;
+  gemm_ref g;
+  size_t i;
+  if (reps < 1 || reps > 256 || n < 64) {
+    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] [decode]\n");
+    return 2;
+  }
+  gemm_init(&g, n);
+  print_header(reps, n);
+  for (i = 0; i < sizeof rows / sizeof rows[0] && !only_decode; i++) {
+    const row_time t = time_row(&rows[i], &g, reps);
+    print_row(&rows[i], &t);
+  }
+  printf("\n| decode | per call | arithmetic | overhead |\n|---|---:|---:|---:|\n");
+  time_decode(&decode, reps);
+  return 0;
+}

@@ -1,0 +1,27 @@
+# ---- benchmarks ------------------------------------------------------------
+#   make bench     timings through Octave (validation/run_bench.m): rows
+#                  interleaved with the same-run gemm, medians with spread,
+#                  the core alone (bench_core) and the peer when available;
+#                  writes validation/results/bench.md
+#   make bench-c   the core without Octave (mex/bench/bench_core.c), with
+#                  the machine's BLAS kernels and again with OpenBLAS's AVX2
+#                  (Haswell) kernels
+# The peer (validation/bench/peer_torch.py) needs Debian's python3-torch; it
+# is measured when installed (`make bench-deps`), never needed by make test.
+.PHONY: bench bench-c bench-deps
+
+BENCH_CORE := $(BUILD)/bench_core
+
+$(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+
+bench-c: deps $(BENCH_CORE)
+	$(BENCH_CORE) $(BENCH_REPS)
+	OPENBLAS_CORETYPE=Haswell $(BENCH_CORE) $(BENCH_REPS)
+
+bench-deps:
+	$(call apt_ensure,python3-torch,--no-install-recommends)
+
+bench: build $(BENCH_CORE)
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench ('Core', '$(abspath $(BENCH_CORE))');"
