@@ -248,8 +248,11 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   char fname[32];
   int which = -1, i, max_out;
   memset(&c, 0, sizeof c);
-  if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetNumberOfElements(prhs[0]) >= sizeof fname ||
-      mxGetString(prhs[0], fname, sizeof fname))
+  /* a char row whose every character is part of the name (a NUL inside it
+   * would end the C string early and let "kda_chunk\0x" pass as kda_chunk) */
+  if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetM(prhs[0]) != 1 ||
+      mxGetNumberOfElements(prhs[0]) >= sizeof fname || mxGetString(prhs[0], fname, sizeof fname) ||
+      strlen(fname) != mxGetNumberOfElements(prhs[0]))
     mexErrMsgIdAndTxt("kda:internal", "la_mex: the first argument must name the function");
   if (!strcmp(fname, "options")) {
     plhs[0] = la_options_struct();
