@@ -20,8 +20,8 @@
 
 static inline int LA_FN(la_small_call)(const la_problem *p)
 {
-  ptrdiff_t n;
-  return la_mul4(p->T, p->B * p->HV, p->K, p->V, &n) && n <= LA_SMALL_CALL;
+  ptrdiff_t bh = 0, n = 0;
+  return la_mul(p->B, p->HV, &bh) && la_mul4(p->T, bh, p->K, p->V, &n) && n <= LA_SMALL_CALL;
 }
 
 typedef void (*LA_FN(la_item_fn))(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *ws,

@@ -92,7 +92,8 @@ static int fits_layout(const la_call *c, const mwSize at[4], const mwSize at3[3]
 {
   const mxArray *q = c->q, *v = c->v, *g = c->g;
   const mwSize T = dim_of(q, at[1]), HV = dim_of(v, at[2]), B = dim_of(q, at[3]);
-  if (mxGetNumberOfDimensions(q) > 4 || !has_dims(c->k, mxGetDimensions(q), 4) ||
+  if (mxGetNumberOfDimensions(q) > 4 ||
+      !has_dims(c->k, mxGetDimensions(q), mxGetNumberOfDimensions(q)) ||
       dim_of(v, at[1]) != T || dim_of(v, at[3]) != B)
     return 0;
   if (strcmp(c->op, "kda") == 0)
