@@ -5,14 +5,16 @@
 ## numbered equation of docs/ reproduced, and precision in fp32 and fp64.
 ##
 ## @var{mode} is "full" (default; @code{make validate}) or "quick" (small
-## sizes; part of @code{make test}).  Writes validation/report/REPORT.md
+## sizes; part of @code{make test}).  A second argument 'failfast' stops
+## after the first section with a failed check (make mutants).  Writes validation/report/REPORT.md
 ## with PNG plots in validation/report/figures/ (quick: the same under
 ## validation/report/quick/), prints a progress line per section and a
 ## summary table, and exits non-zero when any check fails (when run from the
 ## command line by make).
 ## @end deftypefn
-function ok = run_validation (mode)
+function ok = run_validation (mode, failfast)
   if (nargin < 1), mode = "full"; endif
+  failfast = nargin > 1 && strcmp (failfast, 'failfast');
   if (! any (strcmp (mode, {"full", "quick"})))
     error ("run_validation: mode must be 'full' or 'quick'");
   endif
@@ -30,7 +32,8 @@ function ok = run_validation (mode)
   if (! exist (figdir, "dir")), mkdir (figdir); endif   # (mkdir makes the parents too)
   rand ("seed", 42);  randn ("seed", 42);   # the same inputs every run
 
-  sections = {"gradients", @lab_gradients,   "every backward output vs central finite differences (double)"; ...
+  sections = {"reference", @lab_reference, "C core vs independent references at hard sizes; the checkers can fail"; ...
+              "gradients", @lab_gradients,   "every backward output vs central finite differences (double)"; ...
               "derivations", @lab_derivations, "every numbered equation of docs/, both sides from random inputs"; ...
               "precision", @lab_precision,   "fp32 vs fp64 of every path; chunked vs recurrent"};
   all_rows = struct ("section", {}, "name", {}, "value", {}, "bound", {}, "pass", {}, "detail", {});
@@ -51,6 +54,10 @@ function ok = run_validation (mode)
     fprintf ("[%d/%d] %s: %d checks, %d failed (%.1f s)\n", s, size (sections, 1), ...
              sections{s, 1}, numel (r), nf, times(s));
     all_rows = [all_rows, r(:)'];
+    if (failfast && nf > 0)
+      fprintf ('failfast: stopping after section %s\n', sections{s, 1});
+      break;
+    end
   endfor
 
   report = fullfile (outdir, "REPORT.md");
