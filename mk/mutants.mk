@@ -16,3 +16,11 @@ mutants: build
 	$(call apt_ensure,python3 rsync,--no-install-recommends)
 	/usr/bin/python3 validation/mutants/run_mutants.py --jobs $(MUTANTS_JOBS) \
 	  --mode $(MUTANTS_MODE) --out $(MUTANTS_OUT) $(if $(MUTANTS),--ids $(MUTANTS))
+
+# ---- flops counted by the core ---------------------------------------------------
+# The core built with -DLA_COUNT_FLOPS (mex/core/la_flops.h) behind a small
+# driver: check_flops.m (the lab's derivation section) compares its counts
+# with the formulas of docs/flops.md.
+$(BUILD)/flops_driver: validation/derivation/flops_driver.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DLA_COUNT_FLOPS $< $(CORE_SRC) -o $@ $(LIBS)
