@@ -1,11 +1,14 @@
-function ok = run_validation (mode)
+function ok = run_validation (mode, failfast)
 % RUN_VALIDATION  The verification lab of KDA / GDN.
 %
 %   run_validation ()          the full lab (make validate)
 %   run_validation ('quick')   small sizes, part of make test
 %   ok = run_validation (...)  true when every check passed
+%   run_validation (mode, 'failfast')  stop after the first section with a
+%                              failed check (make mutants)
 %
-%   Five sections: every gradient against central finite differences
+%   Six sections: the C core against independent references at hard sizes
+%   (and the checkers can fail); every gradient against central finite differences
 %   (double); every numbered equation of docs/ reproduced; precision of
 %   single and double results against an independent plain-Octave double
 %   reference; the cancellation-free gate gradient (46b) at strong gates;
@@ -20,6 +23,7 @@ function ok = run_validation (mode)
   if (nargin < 1)
     mode = 'full';
   end
+  failfast = nargin > 1 && strcmp (failfast, 'failfast');
   if (~any (strcmp (mode, {'full', 'quick'})))
     error ('run_validation: mode must be ''full'' or ''quick''');
   end
@@ -64,6 +68,10 @@ function ok = run_validation (mode)
     fprintf ('[%d/%d] %s: %d checks, %d failed, %d info rows (%.1f s)\n', s, ...
              numel (sections), sec.name, nchk, nfail, ninfo, times(s));
     rows = [rows, r(:)'];
+    if (failfast && nfail > 0)
+      fprintf ('failfast: stopping after section %s\n', sec.name);
+      break;
+    end
   end
   total = toc (t_all);
 

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "la_flops.h"
 
 #ifdef LA_BLAS_ILP64
 typedef int64_t la_blas_int;
@@ -50,6 +51,7 @@ typedef int la_blas_int;
   {                                                                                            \
     const la_blas_int M = (la_blas_int)m, N = (la_blas_int)n, Kd = (la_blas_int)k;             \
     const la_blas_int LA = (la_blas_int)lda, LB = (la_blas_int)ldb, LC = (la_blas_int)ldc;     \
+    LA_FLOPS(2 * m * n * k);                                                                   \
     LA_BLAS_NAME(P##gemm)(&ta, &tb, &M, &N, &Kd, &alpha, A, &LA, B, &LB, &beta, C, &LC, 1, 1); \
   }                                                                                            \
   static inline void la_trsm_##P(char side, char uplo, char ta, char diag, ptrdiff_t m,        \
@@ -58,6 +60,7 @@ typedef int la_blas_int;
   {                                                                                            \
     const la_blas_int M = (la_blas_int)m, N = (la_blas_int)n;                                  \
     const la_blas_int LA = (la_blas_int)lda, LB = (la_blas_int)ldb;                            \
+    LA_FLOPS(side == 'L' ? n * m * (m - (diag == 'U')) : m * n * (n - (diag == 'U')));         \
     LA_BLAS_NAME(P##trsm)(&side, &uplo, &ta, &diag, &M, &N, &alpha, A, &LA, B, &LB, 1, 1, 1,   \
                           1);                                                                  \
   }

@@ -62,6 +62,7 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
   for (r = 0; r < c; r += LA_SUB) {
     const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
     /* diagonal sub-block: exp(G_i - G_j) as a running product over i */
+    LA_FLOPS(K * (r1 - r) * (5 * (r1 - r) - 1) / 2); /* 2K per j, 5K per pair */
     for (j = r; j < r1; j++) {
       const real_t *kj = k + K * j;
       real_t d = 0;
@@ -130,6 +131,7 @@ static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
   ptrdiff_t i, j, x;
 
   /* diagonal sub-block, pair by pair with the running product e_ij */
+  LA_FLOPS(13 * K * (r1 - r) * (r1 - r - 1) / 2); /* 11K per pair, 2K its running sum */
   for (j = r; j < r1; j++) {
     const real_t *kj = k + K * j;
     real_t *dkc = b->dKc + K * j;

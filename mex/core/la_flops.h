@@ -1,0 +1,27 @@
+/*
+ * la_flops.h -- flop counting for the instrumented build (-DLA_COUNT_FLOPS),
+ * used by validation/derivation/check_flops.m to hold the core to the counts
+ * of docs/flops.md.  LA_FLOPS(n) adds n to la_flops_count, a counter the
+ * program linking the instrumented core defines (validation/derivation/
+ * flops_driver.c); without the flag it compiles to nothing.
+ *
+ * Hooks: every BLAS call (la_blas.h: 2mnk per gemm, m(m-1)n per unit
+ * triangular solve), each recurrent step, and the loop nests of the chunked
+ * paths that do O(K c^2) work outside BLAS; the O(K c) elementwise work of
+ * the chunked paths is not counted (docs/flops.md says which).
+ */
+#ifndef LA_FLOPS_H
+#define LA_FLOPS_H
+
+#ifdef LA_COUNT_FLOPS
+extern long long la_flops_count;
+#define LA_FLOPS(n)                                       \
+  do {                                                    \
+    const long long la_flops_n_ = (long long)(n);         \
+    _Pragma("omp atomic") la_flops_count += la_flops_n_; \
+  } while (0)
+#else
+#define LA_FLOPS(n) ((void)0)
+#endif
+
+#endif

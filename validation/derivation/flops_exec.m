@@ -1,0 +1,59 @@
+function f = flops_exec (what, T, C, K, V)
+  % f = flops_exec (what, T, C, K, V): the flops the C core executes for one
+  % (sequence, value head) of length T, chunk size C (what: 'rec_fwd',
+  % 'rec_bwd', 'chunk_fwd', 'chunk_bwd'), as counted by its instrumented build
+  % (mex/core/la_flops.h; docs/flops.md, section 5): every BLAS call at its
+  % full size (2mnk per gemm, m(m-1)n per unit triangular solve), the
+  % recurrent steps as in (55)-(56) with V rounded up to a multiple of 4 (the
+  % kernels' zero padding), the gated products' diagonal sub-blocks
+  % statement by statement.  Elementwise O(T(K+V)) work is not counted.
+  V4 = 4 * ceil (V / 4);
+  switch what
+    case 'rec_fwd'
+      f = flops_model ('rec_fwd_exact', T, C, K, V4);
+    case 'rec_bwd'
+      f = flops_model ('rec_bwd_exact', T, C, K, V4);
+    case {'chunk_fwd', 'chunk_bwd'}
+      f = 0;
+      NC = ceil (T / C);
+      for n = 1:NC
+        c = min (C, T - (n - 1) * C);
+        if (strcmp (what, 'chunk_fwd'))
+          f = f + gated (c, K, 2) + wy (c, K, V) + 6 * c * K * V + 2 * V * c ^ 2;
+        else
+          % forward sweep: M only, no state after the last chunk
+          f = f + gated (c, K, 1) + wy (c, K, V) + 2 * c * K * V + 2 * c * K * V * (n < NC);
+          % reverse sweep: Aqk only; output, state, WY and gated backward
+          f = f + gated (c, K, 1) + 4 * V * c ^ 2 + 12 * c * K * V ...
+                + 4 * (K + V) * c ^ 2 + c ^ 2 * (c - 1) + 2 * c ^ 3 + gated_bwd (c, K);
+        end
+      end
+    otherwise
+      error ('flops_exec: unknown path ''%s''', what);
+  end
+end
+
+function f = gated (c, K, ngemm)
+  % the gated products of one chunk: per sub-block of nb rows starting at r,
+  % 2K per diagonal entry and 5K per pair below it, and ngemm GEMMs
+  % (Aqk and/or M) of nb x r x K for the pairs left of it
+  f = 0;
+  for r = 0:16:c - 1
+    nb = min (16, c - r);
+    f = f + K * nb * (5 * nb - 1) / 2 + ngemm * 2 * nb * r * K;
+  end
+end
+
+function f = wy (c, K, V)
+  % A = L^{-1} Diag(beta) (unit triangular solve, c right-hand sides), w, u
+  f = c ^ 2 * (c - 1) + 2 * (K + V) * c ^ 2;
+end
+
+function f = gated_bwd (c, K)
+  % 13K per pair of a diagonal sub-block; four GEMMs of nb x r x K left of it
+  f = 0;
+  for r = 0:16:c - 1
+    nb = min (16, c - r);
+    f = f + 13 * K * nb * (nb - 1) / 2 + 4 * 2 * nb * r * K;
+  end
+end

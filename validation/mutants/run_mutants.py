@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Mutation testing of kdagdn: does the lab notice a planted bug?
+
+    run_mutants.py [--ids ID ...] [--jobs 2] [--mode quick] [--out FILE]
+
+Reads validation/mutants/mutants.tsv (id, file, exact text, replacement,
+description; \\n and \\t escapes allowed), and for each mutant, in one of
+--jobs scratch copies of the repository under build/mutants/slotN:
+restores the file the slot's previous mutant changed, applies this one
+(its text must occur exactly once, else the mutant is "stale"), rebuilds
+the MEX when a C file changed (only the objects that depend on it), and
+runs the lab alone -- run_validation(MODE, 'failfast'), which stops at the
+first section with a failed check.  A mutant is killed when a section fails,
+the lab crashes or times out.  Survivors then get the unit tests (the C test
+and the Octave test suites) to record whether `make test` kills them.
+Writes the kill matrix and the counts to --out (validation/results/
+mutants.md); survivors' reasons come from validation/mutants/survivors.tsv.
+"""
+import argparse
+import concurrent.futures as cf
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
+OCTAVE = ['octave', '--no-gui', '--no-window-system', '--quiet', '--norc']
+MEX = 'octave/private/la_mex.mex'
+# Single-threaded runs: two mutants share the machine's cores.
+ENV = dict(os.environ, OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1')
+
+
+def unescape(s):
+    return re.sub(r'\\([nt\\])', lambda m: {'n': '\n', 't': '\t', '\\': '\\'}[m.group(1)], s)
+
+
+def read_table(path):
+    rows = []
+    for line in open(path, encoding='utf-8'):
+        line = line.rstrip('\n')
+        if not line.strip() or line.startswith('#'):
+            continue
+        f = line.split('\t')
+        if len(f) != 5:
+            sys.exit('%s: expected 5 tab-separated fields: %s' % (path, line))
+        rows.append(dict(id=f[0], file=f[1], find=unescape(f[2]), repl=unescape(f[3]), what=f[4],
+                         kind='C core' if f[1].startswith('mex/') else 'Octave reference'))
+    ids = [r['id'] for r in rows]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        sys.exit('duplicate mutant ids: %s' % ' '.join(sorted(dup)))
+    return rows
+
+
+def read_reasons(path):
+    reasons = {}
+    if os.path.exists(path):
+        for line in open(path, encoding='utf-8'):
+            if line.strip() and not line.startswith('#'):
+                k, _, v = line.rstrip('\n').partition('\t')
+                reasons[k] = v
+    return reasons
+
+
+def run(cmd, cwd, timeout, log):
+    """Run cmd, append its output to log; return the exit code (None: timed out)."""
+    with open(log, 'a') as out:
+        out.write('$ %s\n' % ' '.join(cmd))
+        out.flush()
+        try:
+            return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=ENV,
+                                  timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            out.write('TIMEOUT after %d s\n' % timeout)
+            return None
+
+
+class Slot:
+    """A scratch copy of the repository with its built objects (the copy keeps
+    their times, so make rebuilds only what a mutant touches)."""
+
+    def __init__(self, n, base):
+        self.dir = os.path.join(base, 'slot%d' % n)
+        self.dirty = None
+        os.makedirs(self.dir, exist_ok=True)
+        subprocess.run(['rsync', '-a', '--delete', '--exclude', '/.git', '--exclude', '/build/mutants',
+                        '--exclude', '/validation/report', ROOT + '/', self.dir + '/'], check=True)
+
+    def restore(self):
+        if self.dirty:
+            dst = os.path.join(self.dir, self.dirty)
+            shutil.copyfile(os.path.join(ROOT, self.dirty), dst)
+            os.utime(dst)     # newer than the objects built with the mutant
+            self.dirty = None
+
+
+def parse_lab(log):
+    """Per section: 'killed', 'passed', 'crashed' (died inside it); order kept."""
+    status, order, current = {}, [], None
+    for line in open(log, errors='replace'):
+        m = re.match(r'\[(\d+)/(\d+)\] (\S+): (\d+) checks, (\d+) failed', line)
+        if m:
+            status[m.group(3)] = 'killed' if int(m.group(5)) > 0 else 'passed'
+            current = None
+            continue
+        m = re.match(r'\[(\d+)/(\d+)\] (\S+): ', line)
+        if m:
+            current = m.group(3)
+            if current not in order:
+                order.append(current)
+    return status, order, current
+
+
+def mutate(slot, m, args, log):
+    path = os.path.join(slot.dir, m['file'])
+    text = open(path, encoding='utf-8').read()
+    n = text.count(m['find'])
+    if n != 1:
+        return dict(result='stale', detail='text found %d times' % n)
+    open(path, 'w', encoding='utf-8').write(text.replace(m['find'], m['repl']))
+    slot.dirty = m['file']
+    if m['kind'] == 'C core':
+        rc = run(['make', '--no-print-directory', 'OPT=' + args.opt, MEX], slot.dir,
+                 args.build_timeout, log)
+        if rc != 0:
+            return dict(result='build error', detail='see the log')
+    return None
+
+
+def lab(slot, m, args, log):
+    t0 = time.time()
+    ev = "cd validation; run_validation('%s', 'failfast');" % args.mode
+    rc = run(OCTAVE + ['--eval', ev], slot.dir, args.lab_timeout, log)
+    status, order, current = parse_lab(log)
+    if current is not None:      # died or timed out inside a section
+        status[current] = 'timeout' if rc is None else 'crashed'
+    killed = any(s != 'passed' for s in status.values()) or rc != 0
+    return dict(result='killed' if killed else 'survived', sections=status, order=order,
+                seconds=time.time() - t0, rc=rc)
+
+
+def unit_tests(slot, args, log):
+    """Which unit tests of `make test` fail with the mutant in place."""
+    failed = []
+    if run(['make', '--no-print-directory', 'test-c'], slot.dir, args.lab_timeout, log) != 0:
+        failed.append('test-c')
+    ev = 'cd validation; run_tests ();'
+    if run(OCTAVE + ['--eval', ev], slot.dir, args.lab_timeout, log) != 0:
+        failed.append('run_tests')
+    return failed
+
+
+def baseline(slot, args):
+    """The lab must pass on the unmutated copy built as the mutants are."""
+    log = os.path.join(args.logdir, 'baseline.log')
+    open(log, 'w').close()
+    os.utime(os.path.join(slot.dir, 'mex', 'core', 'la_all.tmpl.h'))
+    rc = run(['make', '--no-print-directory', 'OPT=' + args.opt, MEX], slot.dir,
+             args.build_timeout, log)
+    if rc != 0 or lab(slot, {}, args, log)['result'] != 'survived':
+        sys.exit('the lab fails without any mutant (OPT=%s): see %s' % (args.opt, log))
+    print('baseline: the lab passes without a mutant', flush=True)
+
+
+def one(slot, m, args):
+    log = os.path.join(args.logdir, m['id'] + '.log')
+    open(log, 'w').close()
+    slot.restore()
+    r = mutate(slot, m, args, log)
+    if r is None:
+        r = lab(slot, m, args, log)
+        if r['result'] == 'survived' and not args.no_unit:
+            r['unit'] = unit_tests(slot, args, log)
+    slot.restore()
+    r.update(m)
+    print('%-22s %s %s' % (m['id'], r['result'], ' '.join(
+        '%s=%s' % kv for kv in r.get('sections', {}).items())), flush=True)
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--ids', nargs='*', default=[])
+    ap.add_argument('--jobs', type=int, default=2)
+    ap.add_argument('--mode', default='quick', choices=['quick', 'full'])
+    ap.add_argument('--out', default=os.path.join(ROOT, 'validation', 'results', 'mutants.md'))
+    ap.add_argument('--build-timeout', type=int, default=900)
+    ap.add_argument('--lab-timeout', type=int, default=1800)
+    ap.add_argument('--no-unit', action='store_true', help='skip the unit tests of survivors')
+    # -O1 compiles the templates about 7 times faster than -O3; the baseline
+    # below checks that the lab passes with it
+    ap.add_argument('--opt', default='-O1 -march=native')
+    args = ap.parse_args()
+    ENV['OPT'] = args.opt      # also for the makes the lab runs (build/flops_driver)
+    table = read_table(os.path.join(HERE, 'mutants.tsv'))
+    if args.ids:
+        unknown = set(args.ids) - {m['id'] for m in table}
+        if unknown:
+            sys.exit('unknown mutant ids: %s' % ' '.join(sorted(unknown)))
+        table = [m for m in table if m['id'] in args.ids]
+    base = os.path.join(ROOT, 'build', 'mutants')
+    args.logdir = os.path.join(base, 'logs')
+    os.makedirs(args.logdir, exist_ok=True)
+    if not os.path.exists(os.path.join(ROOT, MEX)):
+        sys.exit('build the MEX first (make)')
+    t0 = time.time()
+    slots = [Slot(n, base) for n in range(max(1, args.jobs))]
+    baseline(slots[0], args)
+    free, lock = list(slots), threading.Lock()
+
+    def task(m):
+        with lock:
+            s = free.pop()
+        try:
+            return one(s, m, args)
+        finally:
+            with lock:
+                free.append(s)
+
+    with cf.ThreadPoolExecutor(len(slots)) as ex:
+        results = list(ex.map(task, table))
+    from mutants_report import write_report
+    write_report(args.out, results, read_reasons(os.path.join(HERE, 'survivors.tsv')), args,
+                 time.time() - t0, platform.node())
+    print('wrote %s' % os.path.relpath(args.out, ROOT))
+
+
+if __name__ == '__main__':
+    main()
