@@ -5,8 +5,9 @@
  * matching, value checks, the "unknown option" message), the option query
  * la_mex('options') that the Octave tests compare with each wrapper's help
  * text and with docs/api.md.  Adding an option: one row here, the code that
- * uses its value, its line in the help of the functions that take it and in
- * docs/api.md (a test fails until those agree).
+ * uses its value, and `make sync-options`, which writes the table into the
+ * help of the functions that take it and into docs/api.md (a test fails
+ * until those agree).
  *
  *   X(ID, NAME, KIND, DEFAULT, FUNCS, DESCRIPTION)
  *     ID           suffix of the enum constant LA_OPT_<ID>

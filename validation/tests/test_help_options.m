@@ -81,7 +81,7 @@
 %!endfunction
 
 %!function same_text (got, want, where)
-%!  assert (strcmp (got, want), '%s: "%s" where la_options.h has "%s"', where, got, want);
+%!  assert (strcmp (got, want), '%s: "%s" where la_options.h has "%s" (make sync-options writes the table into the docs)', where, got, want);
 %!endfunction
 
 %!function rows = api_rows ()
