@@ -123,7 +123,7 @@ function c = bad_name (c, nposit)
   names = fuzz_prefix ();
   good = names{randi (13)};
   bad = {'Scalex', [good char(0) 'x'], [good char(0)], 42, {good}, good', ...
-         'A', 'S', 'C', 'G', '', 'InitialStateX'};
+         'A', 'S', 'C', 'Al', '', 'InitialStateX'};
   m = randi (numel (bad) + 1);
   if (m > numel (bad))
     c.args{end + 1} = good;                      % a name without its value
