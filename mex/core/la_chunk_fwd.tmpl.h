@@ -6,7 +6,51 @@
  *   o     = scale (exp(G) .* q) S + Aqk v_new        (la_stage_output)
  *   S     = Diag(exp(G_last)) S + (exp(G_last - G) .* k)^T v_new   (la_stage_state)
  * and, when asked, the chunk's intermediates into aux.
+ *
+ * 'Emulate' (p->emulate, float only): what a GPU kernel stores between its
+ * stages in the input's 16-bit format is rounded to it at the same place
+ * here (docs/emulation.md): Aqk, A, w, u, the gated q and k, the state's
+ * snapshot the chunk reads (the carried state stays single), v_new and o.
  */
+
+/* Round n values to the emulated format (nothing without 'Emulate'; the
+ * double instantiation never emulates: the entry points refuse it). */
+static inline void LA_FN(la_emu)(const la_problem *p, real_t *x, ptrdiff_t n)
+{
+#if LA_DOUBLE
+  (void)p; (void)x; (void)n;
+#else
+  la_round_array(p->emulate, x, n);
+#endif
+}
+
+/* The intra-chunk quantities a kernel stores (or feeds its next dot) in
+ * the 16-bit format: Aqk, A, w, u, QG, KG, KC of a chunk of c steps.
+ * In the backward's reverse sweep A, w, u are the stored (already rounded)
+ * ones and only the recomputed ones are rounded (wu = 0). */
+static void LA_FN(chunk_emu_intra)(const la_problem *p, ptrdiff_t c, int wu, LA_FN(chunk_ws) *ws)
+{
+  const ptrdiff_t K = p->K, C = ws->C;
+  if (!p->emulate) return;
+  LA_FN(la_emu)(p, ws->Aqk, C * c);
+  LA_FN(la_emu)(p, ws->QG, K * c);
+  LA_FN(la_emu)(p, ws->KG, K * c);
+  LA_FN(la_emu)(p, ws->KC, K * c);
+  if (!wu) return;
+  LA_FN(la_emu)(p, ws->Am, C * c);
+  LA_FN(la_emu)(p, ws->w, K * c);
+  LA_FN(la_emu)(p, ws->u, p->V * c);
+}
+
+/* The state a chunk reads: S, or with 'Emulate' its rounded copy in Sr
+ * (a kernel keeps the running state in fp32 and stores h in 16 bits). */
+static const real_t *LA_FN(chunk_emu_state)(const la_problem *p, const real_t *S, real_t *Sr)
+{
+  if (!p->emulate) return S;
+  memcpy(Sr, S, sizeof(real_t) * (size_t)(p->K * p->V));
+  LA_FN(la_emu)(p, Sr, p->K * p->V);
+  return Sr;
+}
 
 /* Copy a c x c chunk matrix M (ld C) into the aux layout: column i of dst
  * (C rows) holds row i of M, zeros past c. */
@@ -59,6 +103,7 @@ static void LA_FN(chunk_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
   LA_FN(chunk_ws) ws;
   LA_FN(chunk_fwd_ws) fw, *w = &fw;
   ptrdiff_t t0;
+  const real_t *Sh; /* the state the chunk reads: S, rounded with 'Emulate' */
 
   LA_FN(chunk_fwd_carve)(p, buf, &ws, w);
   LA_FN(la_state_load)(p, it.h0, w->S);
@@ -67,11 +112,15 @@ static void LA_FN(chunk_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
     if (la_poll(p, status)) return;
     LA_FN(chunk_intra)(p, c, it.q + K * t0, it.k + K * t0, it.v + V * t0, it.g + GD * t0,
                        it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
+    LA_FN(chunk_emu_intra)(p, c, 1, &ws);
+    Sh = LA_FN(chunk_emu_state)(p, w->S, w->Sr);
     if (aux && aux->h)
-      memcpy((real_t *)aux->h + K * V * (hv + p->HV * (x->first[n] + t0 / C)), w->S,
+      memcpy((real_t *)aux->h + K * V * (hv + p->HV * (x->first[n] + t0 / C)), Sh,
              sizeof(real_t) * (size_t)(K * V));
-    LA_FN(chunk_vnew)(K, V, c, w->S, &ws, w->vnew);
-    LA_FN(chunk_output)(p, c, w->S, &ws, w->vnew, it.o + V * t0);
+    LA_FN(chunk_vnew)(K, V, c, Sh, &ws, w->vnew);
+    LA_FN(la_emu)(p, w->vnew, V * c);
+    LA_FN(chunk_output)(p, c, Sh, &ws, w->vnew, it.o + V * t0);
+    LA_FN(la_emu)(p, it.o + V * t0, V * c);
     LA_FN(chunk_state_next)(K, V, c, &ws, w->vnew, w->S, w->S);
     if (aux) LA_FN(chunk_aux_store)(p, aux, it.s, hv, t0, c, it.g, &ws, w->vnew);
   }
@@ -102,6 +151,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
   LA_FN(la_prep) pp;
+  if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   LA_FN(chunk_fwd_ctx) x;
   ptrdiff_t *first, nfirst;
   int rc;

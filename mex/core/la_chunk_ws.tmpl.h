@@ -30,8 +30,9 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
   *bufp = buf;
 }
 
-/* The chunked forward adds the running state and v_new. */
-#define LA_CHUNK_FWD_WS(W_) W_(S, K, V, 1) W_(vnew, V, C, 1)
+/* The chunked forward adds the running state and v_new (Sr: the state
+ * rounded for 'Emulate'). */
+#define LA_CHUNK_FWD_WS(W_) W_(S, K, V, 1) W_(vnew, V, C, 1) W_(Sr, K, V, 1)
 
 typedef struct {
   LA_CHUNK_FWD_WS(LA_WS_FIELD)
@@ -46,7 +47,7 @@ typedef struct {
   W_(dKC, K, C, 1) W_(dKG, K, C, 1)                                                  \
   W_(dQr, K, C, 1) W_(dKr, K, C, 1) W_(dKc, K, C, 1) W_(tmp, K, C, 1) W_(dG, K, C, 1)   \
   W_(dGp, K, C, 1) W_(dGc, K, C, 1) W_(rowt, K, C, 1) W_(bsum, K, C, 1) W_(pass, K, C, 1) \
-  W_(dgam, K, 1, 1) W_(e, K, 1, 1)
+  W_(dgam, K, 1, 1) W_(e, K, 1, 1) W_(dSr, K, V, 1) /* dSr: 'Emulate' (la_chunk_bwd) */
 
 typedef struct {
   LA_CBWD_WS(LA_WS_FIELD)
