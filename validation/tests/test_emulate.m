@@ -128,3 +128,12 @@
 %! [ok, report] = kda_verify (dump);
 %! assert (~ok);
 %! assert (~isempty (strfind (report.markdown, 'max(4 x emulated')));
+
+%!test
+%! % the lab section (validation/lab/lab_emulation.m) in its quick form:
+%! % every check passes and every point is measured
+%! addpath (fullfile (fileparts (which ('test_emulate')), '..', 'lab'));
+%! [rows, figs] = lab_emulation ('quick', '');
+%! checks = rows(~isnan ([rows.bound]));
+%! assert (numel (checks) == 6 && all ([checks.pass]));
+%! assert (all (isfinite ([rows.value])) && numel (figs) == 1);
