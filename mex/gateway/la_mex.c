@@ -277,5 +277,5 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   la_emulate_inputs(&c);
   if (c.backward) run_backward(&c, nlhs, plhs);
   else run_forward(&c, nlhs, plhs);
-  la_emulate_outputs(&c, nlhs, plhs);
+  la_emulate_outputs(nlhs, plhs);
 }

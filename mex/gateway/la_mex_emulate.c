@@ -79,10 +79,9 @@ static mxArray *as_double(mxArray *a)
   return d;
 }
 
-void la_emulate_outputs(la_call *c, int nlhs, mxArray *plhs[])
+void la_emulate_outputs(int nlhs, mxArray *plhs[])
 {
   int i;
-  (void)c;
   for (i = 0; i < 6; i++)
     if (g_copies[i]) mxDestroyArray((mxArray *)g_copies[i]);
   memset(g_copies, 0, sizeof g_copies);

@@ -19,6 +19,6 @@ void la_emulate_inputs(la_call *c);
 
 /* With 'Emulate' on double inputs: every single output (and every single
  * field of a struct output) becomes double.  Frees the input copies. */
-void la_emulate_outputs(la_call *c, int nlhs, mxArray *plhs[]);
+void la_emulate_outputs(int nlhs, mxArray *plhs[]);
 
 #endif
