@@ -53,6 +53,8 @@
 %                                dS0) are K x V or V x K per head
 %     Intermediates   false      return the per-chunk quantities of the
 %                                derivation in aux
+%     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
+%                                intermediates to that format, work in single
 %
 %   Outputs:
 %     o      V x T x HV x B   the outputs o_t

@@ -52,6 +52,8 @@
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
+%                                intermediates to that format, work in single
 %
 %   Outputs (each the shape of its input, in the working class):
 %     dq, dk, dv, dg, dbeta   the gradients of the inputs as given (of the

@@ -24,15 +24,19 @@
 %   Everything present is recomputed in double from the dumped inputs with
 %   gdn_chunk / gdn_chunk_bwd ('Intermediates' for the intermediates) and
 %   compared: per tensor the ratio rms(ref - x)/rms(ref), the largest
-%   absolute error, the cosine similarity, the tolerance (verify_tolerance:
-%   fixed per dtype for now) and pass/fail; for a failing tensor the first
+%   absolute error, the cosine similarity, the error a correct kernel of
+%   that dtype has (expected: for bfloat16 / float16 the library's 'Emulate'
+%   run on the same inputs), the tolerance (verify_tolerance: 4 x expected,
+%   at least the format's unit roundoff; fixed for float32 / float64) and
+%   pass/fail; for a failing tensor the first
 %   divergence (sequence, chunk, step, head, channel; 0-based) and, in a
 %   folder, a heat map verify_NAME.png of the error over (step, head).
 %   The Markdown report goes to folder/verify_report.md and is printed when
 %   no output is asked for the report.
 %
 %   ok: true when every checked tensor passes.  report: struct with fields
-%   ok, rows (name, shape, ratio, max_abs, cosine, tol, pass, where),
+%   ok, rows (name, shape, ratio, max_abs, cosine, tol, pass, where,
+%   expected, rule),
 %   notes (tensors not checked and why), markdown, file.
 %
 %   In a CI script:  octave --eval "exit (~gdn_verify ('dump'))"

@@ -6,6 +6,7 @@
 #include "la_internal.h"
 #include "la_blas.h"
 #include "la_ws.h"
+#include "la_round.h"
 #include "la_tmpl.h"
 
 #include "la_math.tmpl.h"             /* sigmoid, softplus                  */

@@ -5,6 +5,12 @@
  * each chunk (cbwd_store, la_chunk_ws.tmpl.h); a reverse sweep then, chunk by
  * chunk, recomputes only the decays and Aqk and runs the stages' backward in
  * reverse order: output, state passing, WY, gated products, decays.
+ *
+ * 'Emulate' (docs/emulation.md): the forward sweep stores h, A, w, v_new
+ * rounded as the forward does; the reverse sweep rounds the recomputed Aqk
+ * and gated q, k, dv after the output stage and after the state stage, and
+ * the snapshot of dh the chunk reads (the carried dh stays single); the
+ * gradients returned are rounded last.
  */
 
 /* Point the chunk workspace at chunk ci's stored M, A, w, v_new (u shares
@@ -34,14 +40,42 @@ static int LA_FN(cbwd_forward_sweep)(const la_problem *p, const LA_FN(la_item) *
     const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
     const real_t *S = st->h + KV * ci;
     if (la_poll(p, status)) return 0;
+    const real_t *Sh; /* S, or its rounded copy (b->dS is free until the reverse sweep) */
     LA_FN(cbwd_use_chunk)(st, ci, ws, b);
     LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
                        it->beta + t0, LA_CI_WU, ws);
-    LA_FN(chunk_vnew)(K, V, c, S, ws, b->vnew);
+    LA_FN(chunk_emu_intra)(p, c, 1, ws);
+    Sh = LA_FN(chunk_emu_state)(p, S, b->dS, K * V);
+    LA_FN(chunk_vnew)(K, V, c, Sh, ws, b->vnew);
+    LA_FN(la_emu)(p, b->vnew, V * c);
     if (ci + 1 < nc) /* no state after the last chunk is needed */
       LA_FN(chunk_state_next)(K, V, c, ws, b->vnew, S, st->h + KV * (ci + 1));
+    if (Sh != S) memcpy(st->h + KV * ci, Sh, sizeof(real_t) * (size_t)KV);
   }
   return 1;
+}
+
+/* 'Emulate': the state stage reads dh rounded while the carried dh stays
+ * single.  Before the stage (after = 0) keep dh in b->dSr and round b->dS;
+ * after it (after = 1) add back the part the rounding took from the
+ * carried term, gamma .* (dh - round(dh)). */
+static void LA_FN(cbwd_emu_dh)(const la_problem *p, ptrdiff_t c, const LA_FN(chunk_ws) *ws,
+                               LA_FN(cbwd_ws) *b, int after)
+{
+  const ptrdiff_t K = p->K, KV = p->K * p->V;
+  const real_t *gam = ws->eG + K * (c - 1);
+  ptrdiff_t i;
+  if (!p->emulate) return;
+  if (!after) {
+    memcpy(b->dSr, b->dS, sizeof(real_t) * (size_t)KV);
+    LA_FN(la_emu)(p, b->dS, KV);
+    return;
+  }
+  for (i = 0; i < KV; i++) {
+    real_t r = b->dSr[i];
+    LA_FN(la_emu)(p, &r, 1);
+    b->dS[i] += gam[i % K] * (b->dSr[i] - r);
+  }
 }
 
 /* Reverse sweep, one chunk: b->dS holds the gradient of the state after
@@ -56,9 +90,14 @@ static void LA_FN(cbwd_chunk)(const la_problem *p, const LA_FN(la_item) *it, ptr
 
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
   LA_FN(chunk_intra)(p, c, qc, kc, it->v + V * t0, it->g + GD * t0, bc, LA_CI_AQK, ws);
+  LA_FN(chunk_emu_intra)(p, c, 0, ws);
   LA_FN(chunk_araw)(c, ws->M, bc, ws);
   LA_FN(cbwd_output)(p, c, it->dout + V * t0, ws, b);
+  LA_FN(la_emu)(p, b->dvn, V * c);
+  LA_FN(cbwd_emu_dh)(p, c, ws, b, 0);
   LA_FN(cbwd_state)(p, c, st->h + KV * ci, it->dout + V * t0, ws, b);
+  LA_FN(cbwd_emu_dh)(p, c, ws, b, 1);
+  LA_FN(la_emu)(p, b->dvn, V * c);
   LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0, it->dbeta + t0, ws, b);
   LA_FN(cbwd_gated_products)(p, c, qc, kc, b->dAqk, b->dL, ws, b);
   LA_FN(chunk_decays_bwd)(p, c, qc, kc, it->dq + K * t0, it->dk + K * t0, it->dg + GD * t0, ws,
@@ -102,6 +141,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   ptrdiff_t n;
   int rc;
 
+  if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   x.maxnc = 1;
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);
@@ -113,5 +153,14 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   x.f = &f;
   x.io = io;
   rc = LA_FN(la_for_items)(p, LA_FN(chunk_ws_size)(p, 1, x.maxnc), 0, LA_FN(chunk_bwd_item), &x);
-  return LA_FN(la_bwd_end)(p, io, &f, rc);
+  rc = LA_FN(la_bwd_end)(p, io, &f, rc);
+  if (rc == LA_OK && p->emulate) { /* the gradients, stored in the input's format */
+    const ptrdiff_t nqk = p->K * p->T * p->H * p->B, nsteps = p->T * p->HV * p->B;
+    LA_FN(la_emu)(p, (real_t *)io->dq, nqk);
+    LA_FN(la_emu)(p, (real_t *)io->dk, nqk);
+    LA_FN(la_emu)(p, (real_t *)io->dv, p->V * nsteps);
+    LA_FN(la_emu)(p, (real_t *)io->dg, la_gate_dim(p) * nsteps);
+    LA_FN(la_emu)(p, (real_t *)io->dbeta, nsteps);
+  }
+  return rc;
 }

@@ -15,9 +15,62 @@
  * independently -- chunk after chunk.  So one head (H = 1) or an odd number
  * of heads still keeps every core busy.  Windows (a block of items and of
  * chunks) bound the slots kept at once to about LA_FWD_STORE elements.
+ *
+ * 'Emulate' (p->emulate, float only): what a GPU kernel stores between its
+ * stages in the input's 16-bit format is rounded to it at the same place
+ * here (docs/emulation.md): Aqk, A, w, u, the gated q and k, the state's
+ * snapshot the chunk reads (the carried state stays single), v_new and o.
  */
 
 #define LA_FWD_STORE ((ptrdiff_t)1 << 22)
+
+/* Round n values to the emulated format (nothing without 'Emulate'; the
+ * double instantiation never emulates: the entry points refuse it). */
+static inline void LA_FN(la_emu)(const la_problem *p, real_t *x, ptrdiff_t n)
+{
+#if LA_DOUBLE
+  (void)p; (void)x; (void)n;
+#else
+  la_round_array(p->emulate, x, n);
+#endif
+}
+
+/* The same for the rows [v0, v0 + vw) of c columns of leading dimension ld. */
+static inline void LA_FN(la_emu_rows)(const la_problem *p, real_t *x, ptrdiff_t vw, ptrdiff_t c,
+                                      ptrdiff_t ld)
+{
+  ptrdiff_t i;
+  for (i = 0; p->emulate && i < c; i++) LA_FN(la_emu)(p, x + ld * i, vw);
+}
+
+/* The intra-chunk quantities a kernel stores (or feeds its next dot) in
+ * the 16-bit format: Aqk, A, w, u, QG, KG, KC of a chunk of c steps.
+ * In the backward's reverse sweep A, w, u are the stored (already rounded)
+ * ones and only the recomputed ones are rounded (wu = 0). */
+static void LA_FN(chunk_emu_intra)(const la_problem *p, ptrdiff_t c, int wu, LA_FN(chunk_ws) *ws)
+{
+  const ptrdiff_t K = p->K, C = ws->C;
+  if (!p->emulate) return;
+  LA_FN(la_emu)(p, ws->Aqk, C * c);
+  LA_FN(la_emu)(p, ws->QG, K * c);
+  LA_FN(la_emu)(p, ws->KG, K * c);
+  LA_FN(la_emu)(p, ws->KC, K * c);
+  if (!wu) return;
+  LA_FN(la_emu)(p, ws->Am, C * c);
+  LA_FN(la_emu)(p, ws->w, K * c);
+  LA_FN(la_emu)(p, ws->u, p->V * c);
+}
+
+/* The state a chunk reads: S, or with 'Emulate' its rounded copy in Sr
+ * (a kernel keeps the running state in fp32 and stores h in 16 bits). */
+static const real_t *LA_FN(chunk_emu_state)(const la_problem *p, const real_t *S, real_t *Sr,
+                                            ptrdiff_t n)
+{
+  if (!p->emulate) return S;
+  memcpy(Sr, S, sizeof(real_t) * (size_t)n);
+  LA_FN(la_emu)(p, Sr, n);
+  return Sr;
+}
 
 /* Copy a c x c chunk matrix M (ld C) into the aux layout: column i of dst
  * (C rows) holds row i of M, zeros past c. */
@@ -58,6 +111,7 @@ typedef struct {
   const la_chunk_aux *aux;
   const ptrdiff_t *first;      /* number of the first chunk of each sequence */
   real_t *slots, *S;           /* the window's slots; the states of its items */
+  real_t *Sr;                  /* 'Emulate': the rounded states (else NULL) */
   ptrdiff_t slot_elems, items, ipb, nib, wn, ncb, nvb;
   /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
    * nvb: blocks of value columns in the state pass */
@@ -110,6 +164,7 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   ws.QG = sl.QG; ws.KC = sl.KC; ws.w = sl.w; ws.u = sl.u; ws.Aqk = sl.Aqk;
   LA_FN(chunk_intra)(p, c, it.q + K * t0, it.k + K * t0, it.v + V * t0, it.g + GD * t0,
                      it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
+  LA_FN(chunk_emu_intra)(p, c, 1, &ws);
   memcpy(sl.gam, ws.eG + K * (c - 1), sizeof(real_t) * (size_t)K);
   if (x->aux) LA_FN(chunk_aux_intra)(p, x->aux, it.s, hv, t0, c, it.g, &ws);
 }
@@ -139,6 +194,7 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
   const ptrdiff_t nc = (it.s.len + C - 1) / C, vw = v1 - v0;
   real_t *S = x->S + K * V * (item - w.i0), *Sb = S + K * v0;
+  real_t *Srb = x->Sr ? x->Sr + K * V * (item - w.i0) + K * v0 : NULL;
   ptrdiff_t ci, i;
 
   if (w.c0 == 0) LA_FN(state_cols)(p, it.h0, S, NULL, 0, v0, v1);
@@ -146,12 +202,15 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
     const ptrdiff_t t0 = ci * C, c = it.s.len - t0 < C ? it.s.len - t0 : C;
     const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
     real_t *vn = sl.u + v0;
+    const real_t *Sh = LA_FN(chunk_emu_state)(p, Sb, Srb, K * vw); /* the state read */
     if (la_poll(p, status)) return;
     if (x->aux && x->aux->h)
-      memcpy((real_t *)x->aux->h + K * v0 + K * V * (hv + p->HV * (x->first[n] + ci)), Sb,
+      memcpy((real_t *)x->aux->h + K * v0 + K * V * (hv + p->HV * (x->first[n] + ci)), Sh,
              sizeof(real_t) * (size_t)(K * vw));
-    LA_FN(chunk_vnew_cols)(K, vw, c, Sb, sl.w, vn, V);
-    LA_FN(chunk_output_cols)(p, vw, c, Sb, sl.QG, sl.Aqk, C, vn, V, it.o + V * t0 + v0, V);
+    LA_FN(chunk_vnew_cols)(K, vw, c, Sh, sl.w, vn, V);
+    LA_FN(la_emu_rows)(p, vn, vw, c, V);
+    LA_FN(chunk_output_cols)(p, vw, c, Sh, sl.QG, sl.Aqk, C, vn, V, it.o + V * t0 + v0, V);
+    LA_FN(la_emu_rows)(p, (real_t *)it.o + V * t0 + v0, vw, c, V);
     LA_FN(chunk_state_cols)(K, vw, c, sl.gam, sl.KC, vn, V, Sb, Sb);
     if (x->aux && x->aux->v_new)
       for (i = 0; i < c; i++)
@@ -229,11 +288,13 @@ static int LA_FN(chunk_fwd_alloc)(const la_problem *p, LA_FN(chunk_fwd_ctx) *x,
 {
   ptrdiff_t nslot, nstate, total;
   if (!la_mul4(x->ipb, x->wn, x->slot_elems, 1, &nslot) ||
-      !la_mul4(x->ipb, p->K, p->V, 1, &nstate) || !la_add(nslot, nstate, &total) ||
+      !la_mul4(x->ipb, p->K, p->V, p->emulate ? 2 : 1, &nstate) ||
+      !la_add(nslot, nstate, &total) ||
       !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes) ||
       !(x->slots = la_alloc(total, sizeof(real_t))))
     return 0;
   x->S = x->slots + nslot;
+  x->Sr = p->emulate ? x->S + x->ipb * p->K * p->V : NULL;
   return 1;
 }
 
@@ -246,6 +307,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   ptrdiff_t *first, nfirst, n, maxnc = 1, bytes;
   int rc;
 
+  if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
     return LA_ENOMEM;
   LA_FN(chunk_number)(p, aux, first);

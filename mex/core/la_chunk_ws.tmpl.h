@@ -66,7 +66,7 @@ static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
   W_(dKC, K, C, 1) W_(dKG, K, C, 1)                                                  \
   W_(dQr, K, C, 1) W_(dKr, K, C, 1) W_(dKc, K, C, 1) W_(tmp, K, C, 1) W_(dG, K, C, 1)   \
   W_(dGp, K, C, 1) W_(dGc, K, C, 1) W_(rowt, K, C, 1) W_(bsum, K, C, 1) W_(pass, K, C, 1) \
-  W_(dgam, K, 1, 1) W_(e, K, 1, 1)
+  W_(dgam, K, 1, 1) W_(e, K, 1, 1) W_(dSr, K, V, 1) /* dSr: 'Emulate' (la_chunk_bwd) */
 
 typedef struct {
   LA_CBWD_WS(LA_WS_FIELD)

@@ -34,6 +34,10 @@ extern "C" {
  * interrupt callback asked to stop (everything allocated is freed). */
 enum { LA_OK = 0, LA_ENOMEM = 1, LA_EARG = 2, LA_EINTR = 3 };
 
+/* la_problem.emulate: the storage format a GPU kernel is emulated in
+ * (la_round.h rounds to it). */
+enum { LA_EMULATE_NONE = 0, LA_EMULATE_BF16 = 1, LA_EMULATE_FP16 = 2 };
+
 /* Chunk size (chunk paths) and checkpoint interval (recurrent backward)
  * when the caller gives none (la_problem.chunk == 0). */
 #define LA_DEFAULT_CHUNK 64
@@ -54,6 +58,10 @@ typedef struct la_problem {
   int beta_sigmoid;             /* beta is a logit                         */
   int allow_neg_eigval;         /* beta_used = 2 sigmoid(beta)             */
   int state_vk;                 /* states stored V x K instead of K x V    */
+  int emulate;                  /* LA_EMULATE_*: round inputs' stand-ins and
+                                   the stored intermediates to bf16 / fp16
+                                   (docs/emulation.md); chunked paths, float
+                                   entry points only (else LA_EARG)        */
   ptrdiff_t chunk;              /* chunk size (chunk path) or checkpoint
                                    interval (recurrent backward); 0 means
                                    LA_DEFAULT_CHUNK (la_problem_check)     */

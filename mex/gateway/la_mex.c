@@ -13,6 +13,7 @@
  * core polls, so a test can check the interrupt path on its own.
  */
 #include "la_mex_args.h"
+#include "la_mex_emulate.h"
 #include "la_mex_intr.h"
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
@@ -276,6 +277,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   max_out = c.backward ? 8 : (c.chunked ? 3 : 2);
   if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
   la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
+  la_emulate_inputs(&c);
   if (c.backward) run_backward(&c, nlhs, plhs);
   else run_forward(&c, nlhs, plhs);
+  la_emulate_outputs(nlhs, plhs);
 }

@@ -13,6 +13,7 @@
 #include "la_mex_opts.h"
 #include "la_options.h"
 #include "la_mex_intr.h"
+#include "la_mex_emulate.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -249,6 +250,7 @@ static void apply_options(la_call *c, const mxArray *val[])
   p->has_lower_bound = val[LA_OPT_LOWER_BOUND] != NULL;
   p->lower_bound = p->has_lower_bound ? mxGetScalar(val[LA_OPT_LOWER_BOUND]) : 0;
   c->intermediates = flag_value(val[LA_OPT_INTERMEDIATES]);
+  p->emulate = la_emulate_value(c, val[LA_OPT_EMULATE]);
   c->h0_arr = val[LA_OPT_INITIAL_STATE];
   c->alog_arr = val[LA_OPT_A_LOG];
   c->dtb_arr = val[LA_OPT_DT_BIAS];

@@ -32,7 +32,8 @@ enum {
   LA_F_GDN_CHUNK = 1 << 6,
   LA_F_GDN_CHUNK_BWD = 1 << 7,
   LA_F_ALL = 0xff,
-  LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK
+  LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK,
+  LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_KDA_CHUNK_BWD | LA_F_GDN_CHUNK_BWD
 };
 
 /* How an option's value is checked. */
@@ -44,7 +45,8 @@ typedef enum la_opt_kind {
   LA_KIND_ARRAY,      /* real float array (single or double); [] = not given */
   LA_KIND_CUSEQLENS,  /* vector of increasing integers 0 .. T; [] = none   */
   LA_KIND_CHOICE      /* a string row vector; the values allowed are checked
-                         where the option is used (StateLayout: KV, VK) */
+                         where the option is used (StateLayout: KV, VK;
+                         Emulate: none, bf16, fp16) */
 } la_opt_kind;
 
 #define LA_OPTION_TABLE(X)                                                                    \
@@ -73,7 +75,9 @@ typedef enum la_opt_kind {
   X(STATE_LAYOUT, "StateLayout", LA_KIND_CHOICE, "'KV'", LA_F_ALL,                            \
     "'KV' or 'VK': states (InitialState, S, dS, dS0) are K x V or V x K per head")           \
   X(INTERMEDIATES, "Intermediates", LA_KIND_FLAG, "false", LA_F_CHUNK_FWD,                    \
-    "return the per-chunk quantities of the derivation in aux")
+    "return the per-chunk quantities of the derivation in aux")                              \
+  X(EMULATE, "Emulate", LA_KIND_CHOICE, "'none'", LA_F_CHUNK,                                 \
+    "'bf16' or 'fp16': round inputs and stored intermediates to that format, work in single")
 
 enum {
 #define LA_OPT_ENUM(ID, NAME, KIND, DEF, FUNCS, DESC) LA_OPT_##ID,

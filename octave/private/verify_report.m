@@ -14,13 +14,14 @@ function text = verify_report (op, rows, notes, problem, folder)
            sprintf('Kernel dtype `%s`, chunk_size %d. Reference: this library in double. ', ...
                    problem.dtype, problem.chunk_size), ...
            'ratio = rms(ref - x) / rms(ref); indices are 0-based, as in FLA.', '', ...
-           '| tensor | shape | ratio | max abs err | cosine | tolerance | result |', ...
-           '| --- | --- | --- | --- | --- | --- | --- |'};
+           ['| tensor | shape | ratio | max abs err | cosine | expected | measured / expected ' ...
+            '| tolerance | result |'], '| --- | --- | --- | --- | --- | --- | --- | --- | --- |'};
   for i = 1:numel (rows)
     r = rows(i);
-    lines{end + 1} = sprintf ('| `%s` | [%s] | %.3g | %.3g | %.8f | %.3g | %s |', r.name, ...
-                              strjoin (arrayfun (@num2str, r.shape, 'UniformOutput', false), ', '), ...
-                              r.ratio, r.max_abs, r.cosine, r.tol, verdict{r.pass + 1});
+    lines{end + 1} = sprintf ('| `%s` | [%s] | %.3g | %.3g | %.8f | %.3g | %.2f | %.3g | %s |', ...
+                              r.name, strjoin (arrayfun (@num2str, r.shape, 'UniformOutput', ...
+                              false), ', '), r.ratio, r.max_abs, r.cosine, r.expected, ...
+                              r.ratio / r.expected, r.tol, verdict{r.pass + 1});
   end
   lines{end + 1} = '';
   for i = find (~[rows.pass])
@@ -31,8 +32,7 @@ function text = verify_report (op, rows, notes, problem, folder)
       lines{end + 1} = sprintf ('\n  ![error of %s over (step, head)](%s)\n', rows(i).name, png);
     end
   end
-  notes = [notes(:)', {['Tolerances are fixed per dtype for now (verify_tolerance); ' ...
-                        'half-precision ones are FLA''s test thresholds.']}];
+  notes = [notes(:)', {tolerance_note(rows)}];
   lines = [lines, {'', '## Notes', ''}, strcat({'- '}, notes)];
   text = sprintf ('%s\n', lines{:});
   if (~isempty (folder))
@@ -40,6 +40,14 @@ function text = verify_report (op, rows, notes, problem, folder)
     fprintf (fid, '%s', text);
     fclose (fid);
   end
+end
+
+function s = tolerance_note (rows)
+  % how the tolerances were set (verify_tolerance): the rules used
+  rules = unique ({rows.rule});
+  s = ['Tolerances (verify_tolerance): ' strjoin(rules, '; ') '. "expected" is the error ' ...
+       'of this library''s emulation of a kernel of that dtype (''Emulate'', ' ...
+       'docs/emulation.md) on the same inputs; NaN where none applies.'];
 end
 
 function heat_map (row, file)

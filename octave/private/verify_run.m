@@ -9,11 +9,14 @@ function [ok, report] = verify_run (op, dump)
   [opts, problem, notes] = verify_options (op, meta, t);
   [ref, more] = verify_compute (op, t, opts, problem);
   notes = [notes, more];
+  problem.expected = verify_expected (op, t, opts, problem, ref);
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];
   for i = 1:numel (names)
-    tol = verify_tolerance (problem.dtype, names{i}, problem);
+    [tol, expected, rule] = verify_tolerance (problem.dtype, names{i}, problem);
     row = verify_compare (names{i}, ref.(names{i}), t.(names{i}), tol, problem);
+    row.expected = expected;   % what a correct kernel of that dtype gets
+    row.rule = rule;
     rows = [rows; row];  %#ok<AGROW>
   end
   if (isempty (rows))

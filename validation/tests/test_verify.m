@@ -51,8 +51,9 @@
 %! [ok, report] = kda_verify (dump_ ('bf16'));
 %! assert (ok);
 %! o = row_ (report, 'o');
-%! assert (o.tol, 0.005);
-%! assert (o.ratio > 1e-4 && o.ratio < 0.005);   % really rounded, not exact
+%! % the tolerance comes from the emulated bf16 kernel (verify_tolerance)
+%! assert (o.tol, max (4 * o.expected, 2 ^ -9), 1e-15);
+%! assert (o.ratio > 1e-4 && o.ratio < o.expected);   % rounded, but stored only
 %! assert (row_ (report, 'ht').pass);
 
 %!test

@@ -1,0 +1,72 @@
+/*
+ * la_round.h -- rounding of float values to bfloat16 or float16 precision
+ * and range, the result kept in float ('Emulate', docs/emulation.md).
+ *
+ * Round to nearest, ties to even, as a GPU's conversion does.  bfloat16 has
+ * float's exponent range and 8 significant bits: values past its largest
+ * finite number (by half an ulp or more) become Inf, float subnormals round
+ * on the same bit.  float16 has 11 significant bits, normal numbers from
+ * 2^-14 to 65504, subnormals down to 2^-24: |x| >= 65520 becomes Inf, below
+ * 2^-14 the spacing is 2^-24.  NaN stays NaN, Inf stays Inf.
+ */
+#ifndef LA_ROUND_H
+#define LA_ROUND_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "la_core.h" /* LA_EMULATE_* */
+
+static inline uint32_t la_float_bits(float x)
+{
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+static inline float la_bits_float(uint32_t u)
+{
+  float x;
+  memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+/* Keep the top 32 - drop bits of x's pattern, rounding the dropped ones to
+ * nearest even; a carry into the exponent is the correct next binade (or
+ * Inf after the largest finite value).  x finite. */
+static inline float la_round_bits(float x, int drop)
+{
+  const uint32_t u = la_float_bits(x), half = (1u << (drop - 1)) - 1u;
+  const uint32_t odd = (u >> drop) & 1u;
+  return la_bits_float((u + half + odd) & ~((1u << drop) - 1u));
+}
+
+static inline float la_round_bf16(float x)
+{
+  if (isnan(x) || isinf(x)) return x;
+  return la_round_bits(x, 16);
+}
+
+static inline float la_round_fp16(float x)
+{
+  const float a = fabsf(x);
+  if (isnan(x) || isinf(x)) return x;
+  if (a >= 65520.0f) return copysignf(INFINITY, x); /* past 65504 + half an ulp */
+  if (a < 0x1p-14f) /* subnormal range: a fixed spacing 2^-24; the products are exact */
+    return copysignf(rintf(a * 0x1p24f) * 0x1p-24f, x);
+  return la_round_bits(x, 13);
+}
+
+/* Round n values in place to the format `emulate` names (no-op for NONE). */
+static inline void la_round_array(int emulate, float *x, ptrdiff_t n)
+{
+  ptrdiff_t i;
+  if (emulate == LA_EMULATE_BF16)
+    for (i = 0; i < n; i++) x[i] = la_round_bf16(x[i]);
+  else if (emulate == LA_EMULATE_FP16)
+    for (i = 0; i < n; i++) x[i] = la_round_fp16(x[i]);
+}
+
+#endif
