@@ -86,9 +86,9 @@ static void check_float(const la_call *c, const mxArray *a, const char *name)
 
 /* ---- PyTorch order: a hint for the shape errors ---------------------------- */
 
-/* q, k, v, g fit a layout in which K, T, H (HV), B sit in dimensions
- * at[0..3] of q, k, v and the KDA g, and T, HV, B in at3[0..2] of the
- * GDN g */
+/* q, k, v, g, beta fit a layout in which K, T, H (HV), B sit in
+ * dimensions at[0..3] of q, k, v and the KDA g, and T, HV, B in at3[0..2]
+ * of beta and the GDN g */
 static int fits_layout(const la_call *c, const mwSize at[4], const mwSize at3[3])
 {
   const mxArray *q = c->q, *v = c->v, *g = c->g;
@@ -97,6 +97,9 @@ static int fits_layout(const la_call *c, const mwSize at[4], const mwSize at3[3]
       !has_dims(c->k, mxGetDimensions(q), mxGetNumberOfDimensions(q)) ||
       dim_of(v, at[1]) != T || dim_of(v, at[3]) != B)
     return 0;
+  if (mxGetNumberOfDimensions(c->beta) > 3 || dim_of(c->beta, at3[0]) != T ||
+      dim_of(c->beta, at3[1]) != HV || dim_of(c->beta, at3[2]) != B)
+    return 0;
   if (strcmp(c->op, "kda") == 0)
     return dim_of(g, at[0]) == dim_of(q, at[0]) && dim_of(g, at[1]) == T &&
            dim_of(g, at[2]) == HV && dim_of(g, at[3]) == B;
@@ -104,12 +107,16 @@ static int fits_layout(const la_call *c, const mwSize at[4], const mwSize at3[3]
          dim_of(g, at3[2]) == B;
 }
 
-/* q, k, v, g fit PyTorch's [B,T,H,K] order as stored (1), or read in
- * reverse, K x H x T x B (2); 0 if neither. */
+/* q, k, v, g, beta fit PyTorch's [B,T,H,K] order as stored (1), or read
+ * in reverse, K x H x T x B (2), and not this library's; 0 otherwise. */
 static int torch_order(const la_call *c)
 {
   static const mwSize stored[4] = {3, 1, 2, 0}, stored3[3] = {1, 2, 0};
   static const mwSize reversed[4] = {0, 2, 1, 3}, reversed3[3] = {1, 0, 2};
+  static const mwSize ours[4] = {0, 1, 2, 3}, ours3[3] = {0, 1, 2};
+  /* all five consistent in this library's order: the error is elsewhere
+   * (e.g. the states; with H = HV the reversed order would fit too) */
+  if (fits_layout(c, ours, ours3)) return 0;
   return fits_layout(c, stored, stored3) ? 1 : fits_layout(c, reversed, reversed3) ? 2 : 0;
 }
 
