@@ -3,6 +3,7 @@
 %     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
 %         kda_chunk_bwd (q, k, v, g, beta, dout, dS)
 %     [...] = kda_chunk_bwd (q, k, v, g, beta, dout, dS, Name, Value, ...)
+%     [dq, ..., dDtBias, aux] = kda_chunk_bwd (..., 'Intermediates', true)
 %
 %   Given the inputs of [o, S] = kda_chunk (q, k, v, g, beta, ...) and
 %   the gradients dout = dL/do and dS = dL/dS of a scalar loss L, returns
@@ -38,6 +39,8 @@
 %                                recurrent forward
 %     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
 %                                first
+%     L2NormEps       0          'UseQKL2Norm' divides by sqrt(sum x^2 + eps)
+%                                (FLA: 1e-6); finite and >= 0
 %     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
 %                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
 %                                DtBias))
@@ -52,6 +55,8 @@
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     Intermediates   false      return the per-chunk quantities of the
+%                                derivation (or their gradients) in aux
 %
 %   Outputs (each the shape of its input, in the working class):
 %     dq, dk, dv, dg, dbeta   the gradients of the inputs as given (of the
@@ -63,6 +68,12 @@
 %     dALog, dDtBias          the gradients of ALog and DtBias with
 %                             'GateInKernel' (dDtBias the shape of DtBias,
 %                             or its default's), else []
+%     aux                     with 'Intermediates', true: the gradients of
+%                             the forward's per-chunk quantities, dh (K x V
+%                             x HV x NC, the state entering each chunk),
+%                             dv_new, du, dw, dAqk, dA, dA_raw, dG, chunks,
+%                             ChunkSize (docs/api.md); else a struct with
+%                             no fields
 %
 %   Errors carry the identifiers kda:nargin, kda:nargout, kda:badClass,
 %   kda:badShape, kda:badOption, kda:badCuSeqlens and kda:outOfMemory; the
