@@ -112,6 +112,18 @@ end
 %!   assert (X{i}, Y{i}, 1e-12 * max (abs (Y{i}(:))));
 %! end
 
+%!test
+%! % 'Intermediates' of GDN: one gate per step, so dG is T x HV; its reverse
+%! % cumulative sum inside each chunk is dg
+%! X = cell (1, 9);
+%! [X{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4, 'Intermediates', true);
+%! a = X{9};
+%! assert (size (a.dG), size (g));
+%! rc = @(x) flip (cumsum (flip (x, 1), 1), 1);
+%! assert ([rc(a.dG(1:4, :)); rc(a.dG(5:6, :))], X{4}, 1e-12 * max (abs (X{4}(:))));
+%! assert (a.dh(:, :, :, 1), X{6});
+%! assert (all (all (a.dA_raw(:, 1) == 0)));   % the first row of a strictly lower matrix
+
 %!error id=gdn:badOption gdn_recurrent_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
 %!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta, dout)
 

@@ -117,6 +117,28 @@ end
 %! [Y{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, zeros (4, 3, 2), 'ChunkSize', 4);
 %! assert (X, Y);
 
+%!test
+%! % 'Intermediates': the same gradients; dh of the first chunk is dS0, of a
+%! % later chunk the state gradient of the backward of the steps from there
+%! X = cell (1, 9);  Y = cell (1, 6);
+%! [X{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4, 'Intermediates', true);
+%! [Y{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4);
+%! assert (isequal (X(1:6), Y));
+%! a = X{9};
+%! assert (size (a.dh), [4 3 2 2]);
+%! assert (a.chunks, [1 1 4; 1 5 2]);
+%! assert (a.dh(:, :, :, 1), X{6});
+%! assert (isequal (a.du, a.dv_new) && isequal (size (a.dAqk), [4 6 2]) && isequal (size (a.dG), size (g)));
+%! [~, ~, f] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 4, 'Intermediates', true);
+%! [Y{:}] = kda_chunk_bwd (q(:, 5:6, :), k(:, 5:6, :), v(:, 5:6, :), g(:, 5:6, :), beta(5:6, :), ...
+%!                         dout(:, 5:6, :), dS, 'InitialState', f.h(:, :, :, 2));
+%! assert (a.dh(:, :, :, 2), Y{6}, 1e-12 * max (abs (Y{6}(:))));
+%! % dg is the reverse cumulative sum of dG inside each chunk
+%! rc = @(x) flip (cumsum (flip (x, 2), 2), 2);
+%! assert ([rc(a.dG(:, 1:4, :)), rc(a.dG(:, 5:6, :))], X{4}, 1e-12 * max (abs (X{4}(:))));
+%! [Z{1:9}] = kda_chunk_bwd (q, k, v, g, beta, dout, dS);
+%! assert (isempty (fieldnames (Z{9})));
+
 %!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
 %!error <do must be the size of v> kda_chunk_bwd (q, k, v, g, beta, dout(1:2, :, :), dS)
 
