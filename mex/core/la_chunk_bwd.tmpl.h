@@ -56,7 +56,8 @@ typedef struct {
 } LA_FN(cbwd_aux_at);
 
 /* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
- * dg: the chunk's finished gate gradient, dS: that of its entering state. */
+ * dg: the chunk's finished gate gradient; b->dS is already that of the
+ * state entering the chunk. */
 static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(cbwd_aux_at) *at,
                                   const LA_FN(cbwd_ws) *b, const real_t *dg)
 {
