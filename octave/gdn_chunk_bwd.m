@@ -3,6 +3,7 @@
 %     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
 %         gdn_chunk_bwd (q, k, v, g, beta, dout, dS)
 %     [...] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, Name, Value, ...)
+%     [dq, ..., dDtBias, aux] = gdn_chunk_bwd (..., 'Intermediates', true)
 %
 %   Given the inputs of [o, S] = gdn_chunk (q, k, v, g, beta, ...) and
 %   the gradients dout = dL/do and dS = dL/dS of a scalar loss L, returns
@@ -38,6 +39,8 @@
 %                                recurrent forward
 %     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
 %                                first
+%     L2NormEps       0          'UseQKL2Norm' divides by sqrt(sum x^2 + eps)
+%                                (FLA: 1e-6); finite and >= 0
 %     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
 %                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
 %                                DtBias))
@@ -52,6 +55,8 @@
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     Intermediates   false      return the per-chunk quantities of the
+%                                derivation (or their gradients) in aux
 %     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
 %                                intermediates to that format, work in single
 %
@@ -65,6 +70,12 @@
 %     dALog, dDtBias          the gradients of ALog and DtBias with
 %                             'GateInKernel' (dDtBias the shape of DtBias,
 %                             or its default's), else []
+%     aux                     with 'Intermediates', true: the gradients of
+%                             the forward's per-chunk quantities, dh (K x V
+%                             x HV x NC, the state entering each chunk),
+%                             dv_new, du, dw, dAqk, dA, dA_raw, dG, chunks,
+%                             ChunkSize (docs/api.md); else a struct with
+%                             no fields
 %
 %   Errors carry the identifiers gdn:nargin, gdn:nargout, gdn:badClass,
 %   gdn:badShape, gdn:badOption, gdn:badCuSeqlens and gdn:outOfMemory; the
@@ -103,7 +114,19 @@ end
 %!   assert (X{i}, Y{i}, 1e-12 * max (abs (Y{i}(:))));
 %! end
 
-%!error id=gdn:badOption gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
+%!test
+%! % 'Intermediates' of GDN: one gate per step, so dG is T x HV; its reverse
+%! % cumulative sum inside each chunk is dg
+%! X = cell (1, 9);
+%! [X{:}] = gdn_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4, 'Intermediates', true);
+%! a = X{9};
+%! assert (size (a.dG), size (g));
+%! rc = @(x) flip (cumsum (flip (x, 1), 1), 1);
+%! assert ([rc(a.dG(1:4, :)); rc(a.dG(5:6, :))], X{4}, 1e-12 * max (abs (X{4}(:))));
+%! assert (a.dh(:, :, :, 1), X{6});
+%! assert (all (all (a.dA_raw(:, 1) == 0)));   % the first row of a strictly lower matrix
+
+%!error id=gdn:badOption gdn_recurrent_bwd (q, k, v, g, beta, dout, dS, 'Intermediates', true)
 %!error id=gdn:nargin gdn_chunk_bwd (q, k, v, g, beta, dout)
 
 %!demo

@@ -37,6 +37,8 @@
 %                                recurrent forward
 %     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
 %                                first
+%     L2NormEps       0          'UseQKL2Norm' divides by sqrt(sum x^2 + eps)
+%                                (FLA: 1e-6); finite and >= 0
 %     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
 %                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
 %                                DtBias))
@@ -52,7 +54,7 @@
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
 %     Intermediates   false      return the per-chunk quantities of the
-%                                derivation in aux
+%                                derivation (or their gradients) in aux
 %     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
 %                                intermediates to that format, work in single
 %

@@ -3,6 +3,7 @@
 %     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
 %         kda_chunk_bwd (q, k, v, g, beta, dout, dS)
 %     [...] = kda_chunk_bwd (q, k, v, g, beta, dout, dS, Name, Value, ...)
+%     [dq, ..., dDtBias, aux] = kda_chunk_bwd (..., 'Intermediates', true)
 %
 %   Given the inputs of [o, S] = kda_chunk (q, k, v, g, beta, ...) and
 %   the gradients dout = dL/do and dS = dL/dS of a scalar loss L, returns
@@ -38,6 +39,8 @@
 %                                recurrent forward
 %     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
 %                                first
+%     L2NormEps       0          'UseQKL2Norm' divides by sqrt(sum x^2 + eps)
+%                                (FLA: 1e-6); finite and >= 0
 %     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
 %                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
 %                                DtBias))
@@ -52,6 +55,8 @@
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     Intermediates   false      return the per-chunk quantities of the
+%                                derivation (or their gradients) in aux
 %     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
 %                                intermediates to that format, work in single
 %
@@ -65,6 +70,12 @@
 %     dALog, dDtBias          the gradients of ALog and DtBias with
 %                             'GateInKernel' (dDtBias the shape of DtBias,
 %                             or its default's), else []
+%     aux                     with 'Intermediates', true: the gradients of
+%                             the forward's per-chunk quantities, dh (K x V
+%                             x HV x NC, the state entering each chunk),
+%                             dv_new, du, dw, dAqk, dA, dA_raw, dG, chunks,
+%                             ChunkSize (docs/api.md); else a struct with
+%                             no fields
 %
 %   Errors carry the identifiers kda:nargin, kda:nargout, kda:badClass,
 %   kda:badShape, kda:badOption, kda:badCuSeqlens and kda:outOfMemory; the
@@ -107,6 +118,28 @@ end
 %! [X{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, [], 'ChunkSize', 4);
 %! [Y{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, zeros (4, 3, 2), 'ChunkSize', 4);
 %! assert (X, Y);
+
+%!test
+%! % 'Intermediates': the same gradients; dh of the first chunk is dS0, of a
+%! % later chunk the state gradient of the backward of the steps from there
+%! X = cell (1, 9);  Y = cell (1, 6);
+%! [X{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4, 'Intermediates', true);
+%! [Y{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, dS, 'ChunkSize', 4);
+%! assert (isequal (X(1:6), Y));
+%! a = X{9};
+%! assert (size (a.dh), [4 3 2 2]);
+%! assert (a.chunks, [1 1 4; 1 5 2]);
+%! assert (a.dh(:, :, :, 1), X{6});
+%! assert (isequal (a.du, a.dv_new) && isequal (size (a.dAqk), [4 6 2]) && isequal (size (a.dG), size (g)));
+%! [~, ~, f] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 4, 'Intermediates', true);
+%! [Y{:}] = kda_chunk_bwd (q(:, 5:6, :), k(:, 5:6, :), v(:, 5:6, :), g(:, 5:6, :), beta(5:6, :), ...
+%!                         dout(:, 5:6, :), dS, 'InitialState', f.h(:, :, :, 2));
+%! assert (a.dh(:, :, :, 2), Y{6}, 1e-12 * max (abs (Y{6}(:))));
+%! % dg is the reverse cumulative sum of dG inside each chunk
+%! rc = @(x) flip (cumsum (flip (x, 2), 2), 2);
+%! assert ([rc(a.dG(:, 1:4, :)), rc(a.dG(:, 5:6, :))], X{4}, 1e-12 * max (abs (X{4}(:))));
+%! [Z{1:9}] = kda_chunk_bwd (q, k, v, g, beta, dout, dS);
+%! assert (isempty (fieldnames (Z{9})));
 
 %!error id=kda:badShape kda_chunk_bwd (q, k, v, g, beta, dout(:, 1:5, :), dS)
 %!error <do must be the size of v> kda_chunk_bwd (q, k, v, g, beta, dout(1:2, :, :), dS)

@@ -11,6 +11,9 @@
  * and gated q, k, dv after the output stage and after the state stage, and
  * the snapshot of dh the chunk reads (the carried dh stays single); the
  * gradients returned are rounded last.
+ *
+ * With io->aux ('Intermediates') it also copies out each chunk's gradients
+ * of the forward's intermediates (cbwd_aux_store), at no cost otherwise.
  */
 
 /* Point the chunk workspace at chunk ci's stored M, A, w, v_new (u shares
@@ -78,11 +81,48 @@ static void LA_FN(cbwd_emu_dh)(const la_problem *p, ptrdiff_t c, const LA_FN(chu
   }
 }
 
+/* Where one chunk's backward intermediates go: the aux, the chunk's first
+ * global step tg (la_chunk_aux layouts) and number nci, and keep (dA and
+ * dA_raw of cbwd_wy, 2 C x C). */
+typedef struct {
+  const la_chunk_bwd_aux *aux;
+  ptrdiff_t tg, nci, hv;
+  real_t *keep;
+} LA_FN(cbwd_aux_at);
+
+/* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
+ * dg: the chunk's finished gate gradient; b->dS is already that of the
+ * state entering the chunk. */
+static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(cbwd_aux_at) *at,
+                                  const LA_FN(cbwd_ws) *b, const real_t *dg)
+{
+  const la_chunk_bwd_aux *aux = at->aux;
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p), tg = at->tg;
+  const size_t vbytes = sizeof(real_t) * (size_t)(V * c);
+  ptrdiff_t i, x;
+  if (aux->dh)
+    memcpy((real_t *)aux->dh + K * V * (at->hv + p->HV * at->nci), b->dS,
+           sizeof(real_t) * (size_t)(K * V));
+  if (aux->dv_new) memcpy((real_t *)aux->dv_new + V * tg, b->dvn, vbytes);
+  if (aux->du) memcpy((real_t *)aux->du + V * tg, b->dvn, vbytes); /* (39) */
+  if (aux->dw) memcpy((real_t *)aux->dw + K * tg, b->dW, sizeof(real_t) * (size_t)(K * c));
+  if (aux->dAqk) LA_FN(aux_rows)(b->dAqk, C, c, (real_t *)aux->dAqk + C * tg);
+  if (aux->dA) LA_FN(aux_rows)(at->keep, C, c, (real_t *)aux->dA + C * tg);
+  if (aux->dA_raw) LA_FN(aux_rows)(at->keep + C * C, C, c, (real_t *)aux->dA_raw + C * tg);
+  if (aux->dG) { /* dg_t = sum_{i >= t} dG_i  <=>  dG_i = dg_i - dg_{i+1} */
+    real_t *dG = (real_t *)aux->dG + GD * tg;
+    for (i = 0; i < c; i++)
+      for (x = 0; x < GD; x++)
+        dG[x + GD * i] = i + 1 < c ? dg[x + GD * i] - dg[x + GD * (i + 1)] : dg[x + GD * i];
+  }
+}
+
 /* Reverse sweep, one chunk: b->dS holds the gradient of the state after
- * it on entry and of the state entering it on return. */
+ * it on entry and of the state entering it on return; at: NULL, or where
+ * its intermediates go. */
 static void LA_FN(cbwd_chunk)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                               const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
-                              LA_FN(cbwd_ws) *b)
+                              LA_FN(cbwd_ws) *b, const LA_FN(cbwd_aux_at) *at)
 {
   const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk, GD = la_gate_dim(p);
   const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
@@ -98,10 +138,12 @@ static void LA_FN(cbwd_chunk)(const la_problem *p, const LA_FN(la_item) *it, ptr
   LA_FN(cbwd_state)(p, c, st->h + KV * ci, it->dout + V * t0, ws, b);
   LA_FN(cbwd_emu_dh)(p, c, ws, b, 1);
   LA_FN(la_emu)(p, b->dvn, V * c);
-  LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0, it->dbeta + t0, ws, b);
+  LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0, it->dbeta + t0, ws, b,
+                 at ? at->keep : NULL);
   LA_FN(cbwd_gated_products)(p, c, qc, kc, b->dAqk, b->dL, ws, b);
   LA_FN(chunk_decays_bwd)(p, c, qc, kc, it->dq + K * t0, it->dk + K * t0, it->dg + GD * t0, ws,
                           b);
+  if (at) LA_FN(cbwd_aux_store)(p, c, at, b, it->dg + GD * t0);
 }
 
 typedef struct {
@@ -109,6 +151,7 @@ typedef struct {
   const LA_FN(la_bwd_frame) *f;
   const la_bwd_io *io;
   ptrdiff_t maxnc;             /* most chunks of one sequence */
+  const ptrdiff_t *first;      /* with io->aux: number of each sequence's first chunk */
 } LA_FN(chunk_bwd_ctx);
 
 static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
@@ -120,14 +163,23 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
   LA_FN(cbwd_store) st;
   LA_FN(chunk_ws) ws;
   LA_FN(cbwd_ws) b;
+  LA_FN(cbwd_aux_at) at;
   ptrdiff_t ci;
 
+  memset(&at, 0, sizeof at);
   LA_FN(chunk_bwd_carve)(p, x->maxnc, buf, &st, &ws, &b);
+  if (x->io->aux) { /* keep: the 2 C x C past the carved workspace */
+    at.aux = x->io->aux;
+    at.hv = hv;
+    at.keep = buf + LA_FN(chunk_ws_size)(p, 1, x->maxnc);
+  }
   if (!LA_FN(cbwd_forward_sweep)(p, &it, &st, &ws, &b, status)) return;
   LA_FN(la_state_load)(p, it.dht, b.dS);
   for (ci = nc - 1; ci >= 0; ci--) {
     if (la_poll(p, status)) return;
-    LA_FN(cbwd_chunk)(p, &it, ci, &st, &ws, &b);
+    at.tg = la_off_beta(p, it.s, hv) + ci * p->chunk;
+    at.nci = x->first ? x->first[n] + ci : 0;
+    LA_FN(cbwd_chunk)(p, &it, ci, &st, &ws, &b, x->io->aux ? &at : NULL);
   }
   LA_FN(la_state_store)(p, b.dS, it.dh0);
 }
@@ -138,7 +190,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   const la_problem *p = &pc;
   LA_FN(la_bwd_frame) f;
   LA_FN(chunk_bwd_ctx) x;
-  ptrdiff_t n;
+  ptrdiff_t n, ws_elems, *first = NULL, nfirst, keep;
   int rc;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
@@ -147,12 +199,25 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
     const la_seq s = la_seq_of(p, n);
     if ((s.len + p->chunk - 1) / p->chunk > x.maxnc) x.maxnc = (s.len + p->chunk - 1) / p->chunk;
   }
+  ws_elems = LA_FN(chunk_ws_size)(p, 1, x.maxnc);
+  if (io->aux) { /* the chunk numbers of aux.dh, and room for cbwd_wy's keep */
+    if (ws_elems < 0 || !la_mul(2 * p->chunk, p->chunk, &keep) ||
+        !la_add(ws_elems, keep, &ws_elems) || !la_add(p->N, 1, &nfirst) ||
+        !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
+      return LA_ENOMEM;
+    LA_FN(chunk_number)(p, NULL, first);
+  }
   rc = LA_FN(la_bwd_start)(p, io, &f);
-  if (rc) return rc;
+  if (rc) {
+    free(first);
+    return rc;
+  }
   x.p = p;
   x.f = &f;
   x.io = io;
-  rc = LA_FN(la_for_items)(p, LA_FN(chunk_ws_size)(p, 1, x.maxnc), 0, LA_FN(chunk_bwd_item), &x);
+  x.first = first;
+  rc = LA_FN(la_for_items)(p, ws_elems, 0, LA_FN(chunk_bwd_item), &x);
+  free(first);
   rc = LA_FN(la_bwd_end)(p, io, &f, rc);
   if (rc == LA_OK && p->emulate) { /* the gradients, stored in the input's format */
     const ptrdiff_t nqk = p->K * p->T * p->H * p->B, nsteps = p->T * p->HV * p->B;

@@ -52,6 +52,8 @@ typedef struct la_problem {
   int kda;                      /* 1: per-channel gate (KDA); 0: scalar (GDN) */
   double scale;                 /* o = S^T (scale q)                       */
   int qk_l2norm;                /* q, k divided by their L2 norm over K    */
+  double l2norm_eps;            /* >= 0: qk_l2norm divides by
+                                   sqrt(sum x^2 + l2norm_eps) (FLA: 1e-6)  */
   int gate_in_kernel;           /* g is raw; gate = f(g, A_log, dt_bias)   */
   int has_lower_bound;          /* use lower_bound * sigmoid(...) form     */
   double lower_bound;           /* < 0                                     */
@@ -106,6 +108,7 @@ typedef struct la_bwd_io {
   const void *q, *k, *v, *g, *beta, *A_log, *dt_bias, *h0;
   const void *dout, *dht;
   void *dq, *dk, *dv, *dg, *dbeta, *dh0, *dA_log, *ddt_bias;
+  const struct la_chunk_bwd_aux *aux;   /* chunked backward only, or NULL */
 } la_bwd_io;
 
 /* Per-chunk quantities of the chunked forward ('Intermediates').  Every
@@ -125,6 +128,23 @@ typedef struct la_chunk_aux {
   int64_t *chunk_seq, *chunk_t0, *chunk_len;
 } la_chunk_aux;
 
+/* Per-chunk quantities of the chunked backward ('Intermediates'), the
+ * gradients of the forward's per-chunk quantities (docs/chunk_backward.md).
+ * Every pointer is optional (NULL: not wanted); the layouts and chunk
+ * numbering are those of la_chunk_aux:
+ *   dh       K x V x HV x NC: gradient of the state entering each chunk
+ *            (always K x V, whatever state_vk says)
+ *   dv_new, du   V x T x HV x B (equal: u enters only through v_new)
+ *   dw       K x T x HV x B
+ *   dAqk, dA, dA_raw   C x T x HV x B, rows of the chunk's C x C gradient
+ *            (dA_raw: strictly lower; dAqk: lower with the diagonal)
+ *   dG       gate layout: gradient of the cumulative gate G of la_chunk_aux,
+ *            dG_i = dg_i - dg_{i+1} inside a chunk (dg of the used gate),
+ *            so that dg is its reverse cumulative sum */
+typedef struct la_chunk_bwd_aux {
+  void *dh, *dv_new, *du, *dw, *dAqk, *dA, *dA_raw, *dG;
+} la_chunk_bwd_aux;
+
 /* Bytes of memory available to this process now: MemAvailable, capped by
  * the room left under a cgroup limit (v2 or v1), free physical pages where
  * neither can be read; -1 if unknown.  The core's workspace guard uses it;
@@ -140,7 +160,7 @@ int la_recurrent_fwd_d(const la_problem *p, const la_fwd_io *io);
 int la_recurrent_bwd_s(const la_problem *p, const la_bwd_io *io);
 int la_recurrent_bwd_d(const la_problem *p, const la_bwd_io *io);
 
-/* Chunked forward and backward (aux may be NULL). */
+/* Chunked forward and backward (aux, io->aux may be NULL). */
 int la_chunk_fwd_s(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux);
 int la_chunk_fwd_d(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux);
 int la_chunk_bwd_s(const la_problem *p, const la_bwd_io *io);

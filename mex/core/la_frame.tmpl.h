@@ -55,8 +55,8 @@ static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k,
     pp->rq = la_alloc(ncol, sizeof(real_t));
     pp->rk = la_alloc(ncol, sizeof(real_t));
     if (!pp->own_q || !pp->own_k || !pp->rq || !pp->rk) goto nomem;
-    LA_FN(la_l2norm_fwd)(p->K, ncol, (const real_t *)q, pp->own_q, pp->rq);
-    LA_FN(la_l2norm_fwd)(p->K, ncol, (const real_t *)k, pp->own_k, pp->rk);
+    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)q, pp->own_q, pp->rq);
+    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)k, pp->own_k, pp->rk);
     pp->q = pp->own_q;
     pp->k = pp->own_k;
   }

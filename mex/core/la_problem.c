@@ -93,6 +93,9 @@ int la_problem_check(la_problem *p, la_check *why)
   if (p->has_lower_bound && (!(p->lower_bound < 0) || !isfinite(p->lower_bound)))
     return refuse(why, "badOption", "option 'LowerBound' must be finite and negative, got %g",
                   p->lower_bound);
+  if (!(p->l2norm_eps >= 0) || !isfinite(p->l2norm_eps))
+    return refuse(why, "badOption", "option 'L2NormEps' must be finite and >= 0, got %g",
+                  p->l2norm_eps);
   if (p->chunk < 0)
     return refuse(why, "badOption", "option 'ChunkSize' must be a positive integer, got %td",
                   p->chunk);

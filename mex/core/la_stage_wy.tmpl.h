@@ -34,10 +34,12 @@ static inline void LA_FN(chunk_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const 
 
 /* Backward: from dw (b->dW) and du (b->dvn, the gradient of v_new = u - w S
  * with respect to u), write dKG (b->dKG), dv and dbeta of the chunk's steps,
- * and dM = Diag(beta) dL (strictly lower) into b->dL. */
+ * and dM = Diag(beta) dL (strictly lower) into b->dL.  keep (NULL: not
+ * wanted; 'Intermediates'): 2 C x C blocks (ld C) that receive dA and
+ * dA_raw (strictly lower, zero elsewhere) of the chunk. */
 static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *vc,
                            const real_t *bc, real_t *dv, real_t *dbeta, const LA_FN(chunk_ws) *ws,
-                           LA_FN(cbwd_ws) *b)
+                           LA_FN(cbwd_ws) *b, real_t *keep)
 {
   const ptrdiff_t C = ws->C;
   ptrdiff_t i, j;
@@ -47,9 +49,13 @@ static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *
   LA_GEMM('T', 'N', c, c, V, 1, b->dvn, V, vc, V, 1, b->Y, C);
   LA_GEMM('N', 'N', K, c, c, 1, b->dW, K, ws->Am, C, 0, b->dKG, K);
   LA_GEMM('N', 'N', V, c, c, 1, b->dvn, V, ws->Am, C, 0, dv, V);
+  if (keep) memcpy(keep, b->Y, sizeof(real_t) * (size_t)(C * c));
   /* A = L^{-1} Diag(beta):  Y = L^{-T} dA,  dbeta_i = Y(i,i),  dL = -Y A^T */
   LA_TRSM('L', 'L', 'T', 'U', c, c, 1, ws->Araw, C, b->Y, C);
   LA_GEMM('N', 'T', c, c, c, -1, b->Y, C, ws->Am, C, 0, b->dL, C);
+  if (keep)
+    for (j = 0; j < c; j++)
+      for (i = 0; i < c; i++) keep[C * C + i + C * j] = i > j ? b->dL[i + C * j] : 0;
   /* A_raw = Diag(beta) M (strictly lower): dbeta_i += sum_j dL(i,j) M(i,j),
    * dM = Diag(beta) dL; the upper part of dL is dropped */
   for (i = 0; i < c; i++) {

@@ -1,12 +1,25 @@
 /* la_transform_l2norm.tmpl.h -- template: the UseQKL2Norm transform,
- * q_used = q / ||q||, k_used = k / ||k|| (norm over K, per step and head),
- * forward and backward. */
+ * q_used = q / sqrt(||q||^2 + eps) (norm over K, per step and head; eps =
+ * L2NormEps, 0 by default), forward and backward. */
 
-/* x / ||x|| over the first dimension of a K x M array; r = 1/||x|| (0 for a
- * zero column, which then maps to zero).  The norm is formed from x / max|x|
- * so that squaring cannot overflow or underflow. */
-static inline void LA_FN(la_l2norm_fwd)(ptrdiff_t K, ptrdiff_t M, const real_t *x, real_t *y, real_t *r)
+/* 1 / sqrt(mx^2 ss + eps) for eps > 0, where ss = sum (x / mx)^2 and rm =
+ * 1 / mx (rm may be Inf for a subnormal mx): eps / mx^2 is formed as
+ * (eps rm) rm, and where it overflows mx^2 ss is far below eps. */
+static inline real_t LA_FN(la_l2norm_inv_eps)(real_t ss, real_t rm, real_t eps)
 {
+  const real_t t = eps * rm * rm;
+  if (t - t != 0) return 1 / LA_SQRT(eps);
+  return rm / LA_SQRT(ss + t);
+}
+
+/* x / sqrt(||x||^2 + eps) over the first dimension of a K x M array; r =
+ * that factor.  With eps = 0 a zero column maps to zero with r = 0; the
+ * norm is formed from x / max|x| so that squaring cannot overflow or
+ * underflow. */
+static inline void LA_FN(la_l2norm_fwd)(ptrdiff_t K, ptrdiff_t M, double eps_d, const real_t *x,
+                                        real_t *y, real_t *r)
+{
+  const real_t eps = (real_t)eps_d;
   ptrdiff_t m;
 #pragma omp parallel for schedule(static)
   for (m = 0; m < M; m++) {
@@ -24,19 +37,20 @@ static inline void LA_FN(la_l2norm_fwd)(ptrdiff_t K, ptrdiff_t M, const real_t *
         real_t a = xm[i] * rm;
         ss += a * a;
       }
-      inv = rm / LA_SQRT(ss);
+      inv = eps > 0 ? LA_FN(la_l2norm_inv_eps)(ss, rm, eps) : rm / LA_SQRT(ss);
     } else if (mx == 0) {
-      inv = 0;
+      inv = eps > 0 ? 1 / LA_SQRT(eps) : 0;
     } else { /* NaN or Inf inside: let it propagate */
       for (i = 0; i < K; i++) ss += xm[i] * xm[i];
-      inv = 1 / LA_SQRT(ss);
+      inv = 1 / LA_SQRT(ss + eps);
     }
     r[m] = inv;
     for (i = 0; i < K; i++) ym[i] = xm[i] * inv;
   }
 }
 
-/* dx = r (dy - y (y . dy)), in place on d. */
+/* dx = r (dy - y (y . dy)), in place on d; the same with eps > 0, since
+ * y = r x gives dy_i/dx_j = r (delta_ij - y_i y_j) for any eps. */
 static inline void LA_FN(la_l2norm_bwd)(ptrdiff_t K, ptrdiff_t M, const real_t *y, const real_t *r, real_t *d)
 {
   ptrdiff_t m;

@@ -135,6 +135,60 @@ static void fill_aux_chunks(const mxArray *s, const la_chunk_aux *aux, ptrdiff_t
   mxFree(aux->chunk_seq);
 }
 
+/* ---- the 'Intermediates' struct of the chunked backward ------------------ */
+
+static const char *const k_bwd_aux_fields[] = {"dh", "dv_new", "du", "dw", "dAqk", "dA",
+                                               "dA_raw", "dG", "chunks", "ChunkSize"};
+
+static void need_bwd_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
+{
+  const la_problem *p = &c->p;
+  need_like(c, total, "aux.dG", c->g);
+  la_need_add(c, total, "aux.dAqk, aux.dA, aux.dA_raw", 3 * p->chunk, p->T, p->HV, p->B, elem(c));
+  la_need_add(c, total, "aux.dw", p->K, p->T, p->HV, p->B, elem(c));
+  la_need_add(c, total, "aux.dv_new, aux.du", 2 * p->V, p->T, p->HV, p->B, elem(c));
+  la_need_add(c, total, "aux.dh", p->K, p->V, p->HV, NC, elem(c));
+  la_need_add(c, total, "aux.chunks", NC, 3, 1, 1, sizeof(double));
+}
+
+/* NC x 3, 1-based: (sequence, first step, length) of every chunk, numbered
+ * as la_chunk_fwd numbers them (the forward's aux.chunks) */
+static mxArray *chunk_table(const la_call *c, ptrdiff_t NC)
+{
+  const la_problem *p = &c->p;
+  mxArray *a = mxCreateDoubleMatrix((mwSize)NC, 3, mxREAL);
+  double *ch = mxGetPr(a);
+  ptrdiff_t n, j, i = 0;
+  for (n = 0; n < p->N; n++) {
+    const ptrdiff_t t0 = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n] : 0;
+    const ptrdiff_t len = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n + 1] - t0 : p->T;
+    for (j = 0; j < len && i < NC; j += p->chunk, i++) {
+      ch[i] = (double)n + 1;
+      ch[i + NC] = (double)(t0 + j) + 1;
+      ch[i + 2 * NC] = (double)(len - j < p->chunk ? len - j : p->chunk);
+    }
+  }
+  return a;
+}
+
+/* the fields' arrays, pointed to by aux; s owns them */
+static mxArray *make_bwd_aux(const la_call *c, la_chunk_bwd_aux *aux, ptrdiff_t NC)
+{
+  const la_problem *p = &c->p;
+  mxArray *s = mxCreateStructMatrix(1, 1, 10, (const char **)k_bwd_aux_fields), *a;
+  a = new_array(c, p->K, p->V, p->HV, NC, 1); mxSetField(s, 0, "dh", a); aux->dh = mxGetData(a);
+  a = like(c, c->v, 1); mxSetField(s, 0, "dv_new", a); aux->dv_new = mxGetData(a);
+  a = like(c, c->v, 1); mxSetField(s, 0, "du", a); aux->du = mxGetData(a);
+  a = new_array(c, p->K, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dw", a); aux->dw = mxGetData(a);
+  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dAqk", a); aux->dAqk = mxGetData(a);
+  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dA", a); aux->dA = mxGetData(a);
+  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dA_raw", a); aux->dA_raw = mxGetData(a);
+  a = like(c, c->g, 1); mxSetField(s, 0, "dG", a); aux->dG = mxGetData(a);
+  mxSetField(s, 0, "chunks", chunk_table(c, NC));
+  mxSetField(s, 0, "ChunkSize", mxCreateDoubleScalar((double)p->chunk));
+  return s;
+}
+
 /* ---- the calls ----------------------------------------------------------- */
 
 static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
@@ -183,9 +237,12 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
 {
   const la_problem *p = &c->p;
   const int gik = p->gate_in_kernel;
+  const int want_aux = c->chunked && c->intermediates && nlhs > 8;
+  const ptrdiff_t NC = want_aux ? la_chunk_count(p) : 0;
   ptrdiff_t total = 0;
-  mxArray *out[8];
+  mxArray *out[9] = {NULL};
   la_bwd_io io;
+  la_chunk_bwd_aux aux;
   int rc, i;
   need_like(c, &total, "dq and dk", c->q);
   need_like(c, &total, "dq and dk", c->k);
@@ -194,6 +251,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   need_like(c, &total, "dbeta", c->beta);
   need_state(c, &total, "dS0");
   if (gik) la_need_add(c, &total, "dALog and dDtBias", p->K + 1, p->HV, 1, 1, elem(c));
+  if (want_aux) need_bwd_aux(c, &total, NC);
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
@@ -208,6 +266,10 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
            : c->dtb_arr ? like(c, c->dtb_arr, 0)
                         : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
   memset(&io, 0, sizeof io);
+  memset(&aux, 0, sizeof aux);
+  if (want_aux) out[8] = make_bwd_aux(c, &aux, NC);
+  else if (c->chunked) out[8] = mxCreateStructMatrix(1, 1, 0, NULL);
+  io.aux = want_aux ? &aux : NULL;
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
   io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
@@ -222,12 +284,12 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   else
     rc = c->dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
   if (rc) {
-    destroy_all(out, 8);
+    destroy_all(out, 9);
     fail_status(c, rc);
   }
-  for (i = 0; i < 8; i++) {
+  for (i = 0; i < 9; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
-    else mxDestroyArray(out[i]);
+    else if (out[i]) mxDestroyArray(out[i]);
   }
 }
 
@@ -274,7 +336,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   c.fbit = 1u << which;
   c.backward = which % 2;
   c.chunked = (which % 4) >= 2;
-  max_out = c.backward ? 8 : (c.chunked ? 3 : 2);
+  max_out = (c.backward ? 8 : 2) + c.chunked;
   if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
   la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
   la_emulate_inputs(&c);

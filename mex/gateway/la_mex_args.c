@@ -251,6 +251,7 @@ static void apply_options(la_call *c, const mxArray *val[])
   p->scale = val[LA_OPT_SCALE] ? mxGetScalar(val[LA_OPT_SCALE]) : 1.0 / sqrt((double)p->K);
   p->chunk = val[LA_OPT_CHUNK_SIZE] ? (ptrdiff_t)mxGetScalar(val[LA_OPT_CHUNK_SIZE]) : 0;
   p->qk_l2norm = flag_value(val[LA_OPT_USE_QK_L2NORM]);
+  p->l2norm_eps = val[LA_OPT_L2NORM_EPS] ? mxGetScalar(val[LA_OPT_L2NORM_EPS]) : 0;
   p->gate_in_kernel = flag_value(val[LA_OPT_GATE_IN_KERNEL]);
   p->beta_sigmoid = flag_value(val[LA_OPT_BETA_SIGMOID]);
   p->allow_neg_eigval = flag_value(val[LA_OPT_ALLOW_NEG_EIGVAL]);

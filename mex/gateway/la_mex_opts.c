@@ -39,6 +39,7 @@ static const char *kind_name(la_opt_kind k)
   switch (k) {
   case LA_KIND_POSITIVE: return "positive";
   case LA_KIND_NEGATIVE: return "negative";
+  case LA_KIND_NONNEG: return "nonnegative";
   case LA_KIND_POSINT: return "posint";
   case LA_KIND_FLAG: return "flag";
   case LA_KIND_ARRAY: return "array";
@@ -161,6 +162,7 @@ static const mxArray *check_value(const la_call *c, int i, const mxArray *a)
   la_dims_str(a, dims, sizeof dims);
   switch (k_rows[i].kind) {
   case LA_KIND_NEGATIVE: /* the signs are la_problem_check's */
+  case LA_KIND_NONNEG:
   case LA_KIND_POSITIVE:
     if (k_rows[i].kind == LA_KIND_NEGATIVE && la_not_given(a)) return NULL;
     if (!is_real_scalar(a))

@@ -33,13 +33,15 @@ enum {
   LA_F_GDN_CHUNK_BWD = 1 << 7,
   LA_F_ALL = 0xff,
   LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK,
-  LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_KDA_CHUNK_BWD | LA_F_GDN_CHUNK_BWD
+  LA_F_CHUNK_BWD = LA_F_KDA_CHUNK_BWD | LA_F_GDN_CHUNK_BWD,
+  LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_CHUNK_BWD
 };
 
 /* How an option's value is checked. */
 typedef enum la_opt_kind {
   LA_KIND_POSITIVE,   /* real scalar, finite and > 0 (la_problem_check)    */
   LA_KIND_NEGATIVE,   /* real scalar, finite and < 0 (la_problem_check); [] = not given */
+  LA_KIND_NONNEG,     /* real scalar, finite and >= 0 (la_problem_check)   */
   LA_KIND_POSINT,     /* positive integer scalar                           */
   LA_KIND_FLAG,       /* logical or numeric scalar: true / false           */
   LA_KIND_ARRAY,      /* real float array (single or double); [] = not given */
@@ -60,6 +62,8 @@ typedef enum la_opt_kind {
     "chunk size (chunked), checkpoint interval (recurrent backward); no effect in the recurrent forward") \
   X(USE_QK_L2NORM, "UseQKL2Norm", LA_KIND_FLAG, "false", LA_F_ALL,                            \
     "divide every q_t and k_t by its 2-norm over K first")                                   \
+  X(L2NORM_EPS, "L2NormEps", LA_KIND_NONNEG, "0", LA_F_ALL,                                      \
+    "'UseQKL2Norm' divides by sqrt(sum x^2 + eps) (FLA: 1e-6); finite and >= 0")            \
   X(GATE_IN_KERNEL, "GateInKernel", LA_KIND_FLAG, "false", LA_F_ALL,                          \
     "g is raw: gate = -exp(ALog) softplus(g + DtBias), or LowerBound sigmoid(exp(ALog) (g + DtBias))") \
   X(A_LOG, "ALog", LA_KIND_ARRAY, "none", LA_F_ALL,                                           \
@@ -74,8 +78,8 @@ typedef enum la_opt_kind {
     "with 'BetaSigmoid': beta_t = 2 sigmoid(beta), in (0, 2)")                               \
   X(STATE_LAYOUT, "StateLayout", LA_KIND_CHOICE, "'KV'", LA_F_ALL,                            \
     "'KV' or 'VK': states (InitialState, S, dS, dS0) are K x V or V x K per head")           \
-  X(INTERMEDIATES, "Intermediates", LA_KIND_FLAG, "false", LA_F_CHUNK_FWD,                    \
-    "return the per-chunk quantities of the derivation in aux")                              \
+  X(INTERMEDIATES, "Intermediates", LA_KIND_FLAG, "false", LA_F_CHUNK_FWD | LA_F_CHUNK_BWD,   \
+    "return the per-chunk quantities of the derivation (or their gradients) in aux")        \
   X(EMULATE, "Emulate", LA_KIND_CHOICE, "'none'", LA_F_CHUNK,                                 \
     "'bf16' or 'fp16': round inputs and stored intermediates to that format, work in single")
 

@@ -439,6 +439,10 @@ static int core_fwd(const la_problem *p, const tprob *P, const tin *in, int dbl,
   return rc;
 }
 
+/* The backward intermediates core_bwd asks for (chunked path), NULL: none;
+ * set only by chunk_bwd_aux_check. */
+static const la_chunk_bwd_aux *core_bwd_aux;
+
 /* want: bit 0 dht given (else NULL), bit 1 dh0 wanted (else NULL) */
 static int core_bwd(const la_problem *p, const tprob *P, const tin *in, int dbl, int path,
                     int want, tgrad *G)
@@ -463,6 +467,7 @@ static int core_bwd(const la_problem *p, const tprob *P, const tin *in, int dbl,
   io.dh0 = (want & 2) ? nan_class(P->ns, dbl) : NULL;
   io.dA_log = p->gate_in_kernel ? nan_class(P->nal, dbl) : NULL;
   io.ddt_bias = p->gate_in_kernel ? nan_class(P->ndb, dbl) : NULL;
+  io.aux = core_bwd_aux;
   if (path == 0)
     rc = dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
   else
@@ -857,6 +862,111 @@ done:
   return worst;
 }
 
+static int any_nan(const double *x, ptrdiff_t n);
+
+/* One chunk's block of the backward intermediates against what it must be:
+ * dh of a sequence's first chunk is dh0 (K x V whatever state_vk); du is
+ * dv_new; dAqk lower, dA_raw strictly lower, zero rows past the chunk's
+ * length; without GateInKernel the reverse cumulative sum of dG is dg.
+ * Returns the dG ratio, or INFINITY with what filled. */
+static double bwd_aux_chunk(const tprob *P, const double *const *a, const tgrad *G, ptrdiff_t ci,
+                            ptrdiff_t n, ptrdiff_t s0, ptrdiff_t len, char *what, size_t nwhat)
+{
+  const la_problem *p = &P->p;
+  const ptrdiff_t K = p->K, V = p->V, T = p->T, HV = p->HV, C = p->chunk, KV = K * V;
+  const ptrdiff_t GD = p->kda ? K : 1, b = p->cu_seqlens ? 0 : n;
+  const double *dh = a[0], *dvn = a[1], *du = a[2], *dAqk = a[3], *dAraw = a[4], *dG = a[5];
+  double worst = 0;
+  ptrdiff_t hv, i, j, x;
+  for (hv = 0; hv < HV; hv++) {
+    const ptrdiff_t cb = s0 + T * (hv + HV * b); /* column of the chunk's first step */
+    const double *dhc = dh + KV * (hv + HV * ci), *dh0 = G->dh0 + KV * (hv + HV * n);
+    for (x = 0; x < KV; x++)
+      if (s0 == (p->cu_seqlens ? p->cu_seqlens[n] : 0) &&
+          dhc[x] != dh0[p->state_vk ? (x / K) + V * (x % K) : x]) {
+        snprintf(what, nwhat, "dh of chunk %ld is not dh0", (long)ci);
+        return INFINITY;
+      }
+    for (x = 0; x < V * len; x++)
+      if (dvn[V * cb + x] != du[V * cb + x] || dvn[V * cb + x] != dvn[V * cb + x]) {
+        snprintf(what, nwhat, "du is not dv_new (chunk %ld)", (long)ci);
+        return INFINITY;
+      }
+    for (i = 0; i < len; i++)
+      for (j = 0; j < C; j++)
+        if ((j > i || j >= len) ? dAqk[j + C * (cb + i)] != 0 || dAraw[j + C * (cb + i)] != 0
+                                : j == i && dAraw[j + C * (cb + i)] != 0) {
+          snprintf(what, nwhat, "dAqk / dA_raw not (strictly) lower (chunk %ld)", (long)ci);
+          return INFINITY;
+        }
+    if (!p->gate_in_kernel) {
+      double num = 0, den = 0;
+      for (x = 0; x < GD; x++) {
+        double acc = 0;
+        for (i = len - 1; i >= 0; i--) {
+          const double ref = G->dg[x + GD * (cb + i)];
+          acc += dG[x + GD * (cb + i)];
+          num += (acc - ref) * (acc - ref);
+          den += ref * ref;
+        }
+      }
+      if (den > 0 && sqrt(num / den) > worst) worst = sqrt(num / den);
+    }
+  }
+  return worst;
+}
+
+/* The backward's 'Intermediates' (la_chunk_bwd_aux): asking for them
+ * leaves the gradients bit for bit as they are (Gplain: without them);
+ * every field written (NaN-filled buffers); the structure of
+ * bwd_aux_chunk per chunk.  Returns the worst dG ratio or INFINITY. */
+static double chunk_bwd_aux_check(const tprob *P, int dbl, const tgrad *Gplain, char *what,
+                                  size_t nwhat)
+{
+  const la_problem *p = &P->p;
+  const ptrdiff_t K = p->K, V = p->V, T = p->T, HV = p->HV, B = p->B, C = p->chunk;
+  const ptrdiff_t NC = la_chunk_count(p), ncx = C * T * HV * B, nw = K * T * HV * B;
+  const ptrdiff_t len[8] = {K * V * HV * NC, P->nv, P->nv, ncx, ncx, P->ng, ncx, nw};
+  la_chunk_bwd_aux aux;
+  void **field[8] = {&aux.dh, &aux.dv_new, &aux.du, &aux.dAqk, &aux.dA_raw, &aux.dG, &aux.dA,
+                     &aux.dw};
+  double *a[8], worst = 0, r;
+  const char *wn;
+  tgrad G;
+  ptrdiff_t n, s, ci = 0;
+  int i, rc;
+
+  memset(&aux, 0, sizeof aux);
+  for (i = 0; i < 8; i++) *field[i] = nan_class(len[i], dbl);
+  memset(&G, 0, sizeof G);
+  core_bwd_aux = &aux;
+  rc = core_bwd(p, P, &P->in, dbl, 1, 3, &G);
+  core_bwd_aux = NULL;
+  for (i = 0; i < 8; i++) a[i] = from_class(*field[i], len[i], dbl);
+  if (rc != LA_OK || grad_ratio(P, Gplain, &G, &wn) != 0) {
+    snprintf(what, nwhat, "rc=%d, or gradients changed (%s)", rc, wn);
+    worst = INFINITY;
+  }
+  for (i = 0; i < 8 && worst == 0; i++)
+    if (any_nan(a[i], len[i])) { /* the C x T rows past a chunk's length are zeros */
+      snprintf(what, nwhat, "field %d not all written", i);
+      worst = INFINITY;
+    }
+  for (n = 0; n < p->N && worst < INFINITY; n++) {
+    const ptrdiff_t t0 = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n] : 0;
+    const ptrdiff_t t1 = p->cu_seqlens ? (ptrdiff_t)p->cu_seqlens[n + 1] : T;
+    for (s = t0; s < t1 && worst < INFINITY; s += C, ci++) {
+      r = bwd_aux_chunk(P, (const double *const *)a, &G, ci, n, s, t1 - s < C ? t1 - s : C, what,
+                        nwhat);
+      if (r > worst) worst = r;
+    }
+  }
+  if (worst < INFINITY) snprintf(what, nwhat, "dG %.2e", worst);
+  for (i = 0; i < 8; i++) free(a[i]);
+  free_grad(&G);
+  return worst;
+}
+
 static void test_chunk(const tcfg *c, const tprob *P0, const ptrdiff_t *sizes, int nsizes,
                        int with_aux)
 {
@@ -898,6 +1008,12 @@ static void test_chunk(const tcfg *c, const tprob *P0, const ptrdiff_t *sizes, i
         report(rc == LA_OK && rg <= tol,
                "chunk %-28s chunk_bwd_%s C=%-3ld rc=%d vs recurrent: worst %s %.2e (tol %.0e)",
                c->name, cls(dbl), (long)sizes[is], rc, wn, rg, tol);
+      }
+      if (with_aux) {
+        char what[160] = "";
+        double ra = chunk_bwd_aux_check(&P, dbl, &G, what, sizeof what);
+        report(ra <= tol, "aux   %-28s chunk_bwd_%s C=%-3ld intermediates: %s (tol %.0e)",
+               c->name, cls(dbl), (long)sizes[is], what, tol);
       }
       free_grad(&G);
       if (with_aux) {
@@ -1098,6 +1214,8 @@ static void test_problem_check(void)
   p = base_problem(); p.has_lower_bound = 1; p.lower_bound = 0; expect_refusal("LowerBound 0", p, "badOption");
   p = base_problem(); p.has_lower_bound = 1; p.lower_bound = -INFINITY; expect_refusal("LowerBound -Inf", p, "badOption");
   p = base_problem(); p.chunk = -1; expect_refusal("ChunkSize -1", p, "badOption");
+  p = base_problem(); p.l2norm_eps = -1e-6; expect_refusal("L2NormEps < 0", p, "badOption");
+  p = base_problem(); p.l2norm_eps = NAN; expect_refusal("L2NormEps NaN", p, "badOption");
 
   p = base_problem();
   rc = la_problem_check(&p, &why);

@@ -1,14 +1,14 @@
 function res = check_derivations (verbose)
   % res = check_derivations (verbose): run every derivation check
   % (check_recurrence, check_chunk_forward, check_chunk_backward,
-  % check_stability, check_flops) and return their rows in one struct array
+  % check_chunk_bwd_aux, check_stability, check_flops) and return their rows in one struct array
   % (fields eq, name, file, residual, bound, pass), sorted by equation.
   % With verbose (default true when no output is requested) print a table.
   if (nargin < 1)
     verbose = nargout == 0;
   end
   fns = {'check_recurrence', 'check_chunk_forward', 'check_chunk_backward', ...
-         'check_stability', 'check_flops'};
+         'check_chunk_bwd_aux', 'check_stability', 'check_flops'};
   res = drv_row (0, '', '', 0, 0); res(1) = [];
   for i = 1:numel (fns)
     r = feval (fns{i});

@@ -1,8 +1,10 @@
-function [dq, dk, dv, dg, dbeta, dS0] = drv_chunk_bwd (q, k, v, g, beta, S0, s, C, dO, dST)
-  % [dq, dk, dv, dg, dbeta, dS0] = drv_chunk_bwd (q, k, v, g, beta, S0, s, C,
-  % dO, dST): the chunked backward of docs/chunk_backward.md, eq. (35)-(46), in
-  % plain Octave: chunks in reverse order, each from the quantities of
-  % drv_chunk_fwd.  dO: V x T; dST: gradient of the final state (K x V or []).
+function [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S0, s, C, dO, dST)
+  % [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S0,
+  % s, C, dO, dST): the chunked backward of docs/chunk_backward.md, eq.
+  % (35)-(46), in plain Octave: chunks in reverse order, each from the
+  % quantities of drv_chunk_fwd.  dO: V x T; dST: gradient of the final state
+  % (K x V or []).  baux(n): chunk n's gradients (59)-(62), row-matrix form:
+  % dh (K x V), dv_new, du, dw, dAqk, dA, dA_raw, dG (c x ...).
   [K, T] = size (q);
   V = size (v, 1);
   gdn = size (g, 1) == 1;
@@ -64,6 +66,8 @@ function [dq, dk, dv, dg, dbeta, dS0] = drv_chunk_bwd (q, k, v, g, beta, S0, s, 
     end
     % (46): G = cumsum(g)  =>  dg = reverse cumulative sum of dG
     dgc = flipud (cumsum (flipud (dG), 1));
+    baux(n) = struct ('dh', dSprev, 'dv_new', dvn, 'du', du, 'dw', dw, 'dAqk', dAqk, ...
+                      'dA', dA, 'dA_raw', dAraw, 'dG', dG);
     dq(:, idx) = dQr'; dk(:, idx) = dKr'; dv(:, idx) = dVr';
     dg(:, idx) = dgc'; dbeta(idx) = db';
     dS = dSprev;

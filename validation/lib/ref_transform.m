@@ -3,9 +3,9 @@
 %   U = ref_transform (op, q, k, v, g, beta, Name, Value, ...)
 %
 %   op is 'kda' or 'gdn'; the arguments and options are those of the public
-%   functions (Scale, InitialState, CuSeqlens, UseQKL2Norm, GateInKernel,
-%   ALog, DtBias, LowerBound, BetaSigmoid, AllowNegEigval, StateLayout;
-%   ChunkSize and Intermediates are accepted and ignored).  Everything is
+%   functions (Scale, InitialState, CuSeqlens, UseQKL2Norm, L2NormEps,
+%   GateInKernel, ALog, DtBias, LowerBound, BetaSigmoid, AllowNegEigval,
+%   StateLayout; ChunkSize and Intermediates are accepted and ignored).  Everything is
 %   converted to double and transformed as the project defines it:
 %   UseQKL2Norm by ref_l2norm, GateInKernel by ref_gate, BetaSigmoid /
 %   AllowNegEigval by ref_beta.
@@ -47,8 +47,8 @@ function U = ref_transform (op, q, k, v, g, beta, varargin)
   beta = reshape (double (beta), T, HV, B);
 
   if (opt.UseQKL2Norm)
-    q = ref_l2norm (q);
-    k = ref_l2norm (k);
+    q = ref_l2norm (q, opt.L2NormEps);
+    k = ref_l2norm (k, opt.L2NormEps);
   end
   if (opt.GateInKernel)
     if (isempty (opt.ALog))
@@ -95,7 +95,7 @@ end
 
 function opt = parse_options (args)
   defaults = struct ('Scale', [], 'InitialState', [], 'CuSeqlens', [], ...
-                     'UseQKL2Norm', false, 'GateInKernel', false, 'ALog', [], ...
+                     'UseQKL2Norm', false, 'L2NormEps', 0, 'GateInKernel', false, 'ALog', [], ...
                      'DtBias', [], 'LowerBound', [], 'BetaSigmoid', false, ...
                      'AllowNegEigval', false, 'StateLayout', 'KV', ...
                      'ChunkSize', [], 'Intermediates', false);

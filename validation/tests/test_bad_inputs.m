@@ -12,6 +12,7 @@
 %!  p.kda = strcmp (p.op, 'kda');
 %!  p.bwd = ~isempty (strfind (fname, '_bwd'));
 %!  p.chunk_fwd = any (strcmp (fname, {'kda_chunk', 'gdn_chunk'}));
+%!  p.chunk = ~isempty (strfind (fname, '_chunk'));
 %!  p.names = {'q', 'k', 'v', 'g', 'beta'};
 %!  p.args = {randn(4, 6), randn(4, 6), randn(3, 6, 2), [], rand(6, 2)};
 %!  if (p.kda)
@@ -23,7 +24,7 @@
 %!  if (p.bwd)
 %!    p.names = [p.names, {'dout', 'dS'}];
 %!    p.args = [p.args, {randn(3, 6, 2), randn(4, 3, 2)}];
-%!    p.nout_max = 8;
+%!    p.nout_max = 8 + p.chunk;
 %!  end
 %!endfunction
 
@@ -187,8 +188,11 @@
 %!    'badOption', 'all', @(p) opt (p, 'StateLayout', 'kv ')
 %!    'badOption', 'all', @(p) opt (p, 'StateLayout', 1)
 %!    'badOption', 'all', @(p) opt (p, 'Intermediates', NaN)
-%!    'badOption', 'notchunkfwd', @(p) opt (p, 'Intermediates', true)
-%!    'badOption', 'notchunkfwd', @(p) opt (p, 'Intermediates', false)
+%!    'badOption', 'notchunk', @(p) opt (p, 'Intermediates', true)
+%!    'badOption', 'notchunk', @(p) opt (p, 'Intermediates', false)
+%!    'badOption', 'all', @(p) opt (p, 'L2NormEps', -1)
+%!    'badOption', 'all', @(p) opt (p, 'L2NormEps', NaN)
+%!    'badOption', 'all', @(p) opt (p, 'L2NormEps', [1 2])
 %!  };
 %!endfunction
 
@@ -217,8 +221,8 @@
 %!  p = valid_call (fname);
 %!  assert (error_id (fname, p.args, p.nout_max), '(no error)');
 %!  rows = bad_rows ();
-%!  who = {'all', 'bwd', 'notchunkfwd'};
-%!  applies = [true, p.bwd, ~p.chunk_fwd];
+%!  who = {'all', 'bwd', 'notchunkfwd', 'notchunk'};
+%!  applies = [true, p.bwd, ~p.chunk_fwd, ~p.chunk];
 %!  wrong = {};
 %!  for i = 1:size (rows, 1)
 %!    if (~applies(strcmp (who, rows{i, 2})))

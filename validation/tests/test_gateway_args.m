@@ -59,8 +59,8 @@ end
 %!error id=kda:nargin kda_recurrent (q, k, v, g, b, struct ('Scale', 1), 'Scale')
 % options of other functions
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'Intermediates', true)
-%!error <only of kda_chunk, gdn_chunk> kda_chunk_bwd (q, k, v, g, b, v, [], 'Intermediates', false)
-%!error <only of kda_chunk, gdn_chunk> gdn_recurrent (q, k, v, gg, b, 'Interm', true)
+%!error <only of kda_chunk, kda_chunk_bwd, gdn_chunk, gdn_chunk_bwd> kda_recurrent_bwd (q, k, v, g, b, v, [], 'Intermediates', false)
+%!error <only of kda_chunk, kda_chunk_bwd, gdn_chunk, gdn_chunk_bwd> gdn_recurrent (q, k, v, gg, b, 'Interm', true)
 %!test
 %! % the "unknown option" message lists exactly the options of the function called (the table)
 %! fn = {'kda_recurrent', 'kda_chunk'};
@@ -261,14 +261,15 @@ end
 %! assert (numel (unique (lower (names))), numel (names));
 %! for want = {'Scale', 'InitialState', 'CuSeqlens', 'ChunkSize', 'UseQKL2Norm', ...
 %!             'GateInKernel', 'ALog', 'DtBias', 'LowerBound', 'BetaSigmoid', ...
-%!             'AllowNegEigval', 'StateLayout', 'Intermediates'}
+%!             'AllowNegEigval', 'StateLayout', 'Intermediates', 'L2NormEps'}
 %!   assert (any (strcmp (names, want{1})), want{1});
 %! end
-%! kinds = {'positive', 'negative', 'posint', 'flag', 'array', 'cuseqlens', 'choice'};
+%! kinds = {'positive', 'negative', 'nonnegative', 'posint', 'flag', 'array', 'cuseqlens', 'choice'};
 %! assert (all (ismember ({opts.kind}, kinds)));
 %! assert (all (cellfun (@iscellstr, {opts.functions})));
 %! assert (all (cellfun (@(s) ischar (s) && ~isempty (s), {opts.description})));
-%! assert (opts(strcmp (names, 'Intermediates')).functions, {'kda_chunk', 'gdn_chunk'});
+%! assert (opts(strcmp (names, 'Intermediates')).functions, ...
+%!         {'kda_chunk', 'kda_chunk_bwd', 'gdn_chunk', 'gdn_chunk_bwd'});
 %! assert (opts(strcmp (names, 'ChunkSize')).default, '64');
 %! % every listed function exists and accepts the option (no badOption)
 %! for i = 1:numel (opts)
