@@ -66,24 +66,10 @@
 %! for op = {'kda', 'gdn'}
 %!   [q, k, v, g, beta, opts] = problem (op{1}, 9, true);
 %!   opts = [opts, {'StateLayout', 'VK'}];
-%!   fwd = [op{1} '_state_map'];
-%!   dP = randn (4, 4, 2, 2); dR = randn (3, 4, 2, 2);
-%!   X = cell (1, 6);
-%!   [X{:}] = feval ([fwd '_bwd'], q, k, v, g, beta, dP, dR, opts{:});
-%!   ia = find (strcmp (opts, 'ALog')) + 1;  ib = find (strcmp (opts, 'DtBias')) + 1;
-%!   args = {k, v, g, beta, opts{ia}, opts{ib}};
-%!   for i = 1:6
-%!     d = randn (size (args{i}));  e = 1e-6;
-%!     L = zeros (1, 2);
-%!     for s = [1 2]
-%!       a = args;  a{i} = a{i} + (3 - 2 * s) * e * d;
-%!       o = opts;  o{ia} = a{5};  o{ib} = a{6};
-%!       [P, R] = feval (fwd, q, a{1:4}, o{:});
-%!       L(s) = dP(:)' * P(:) + dR(:)' * R(:);
-%!     end
-%!     fd = (L(1) - L(2)) / (2 * e);
-%!     assert (X{i}(:)' * d(:), fd, 1e-7 * max (1, abs (fd)));
-%!   end
+%!   [err, names] = fd_state_map (op{1}, q, k, v, g, beta, randn (4, 4, 2, 2), ...
+%!                                randn (3, 4, 2, 2), opts);
+%!   assert (numel (names), 6);
+%!   assert (all (err < 1e-7), '%s: %s', op{1}, mat2str (err, 2));
 %! end
 
 %!test
@@ -101,3 +87,12 @@
 %!   assert (P0, repmat (eye (4), [1 1 2]));
 %!   assert (R0, zeros (4, 3, 2));
 %! end
+
+%!test
+%! % the lab section in its quick form: every check passes
+%! addpath (fullfile (fileparts (fileparts (which ('test_state_map'))), 'lab'));
+%! rows = lab_state_map ('quick', '');
+%! bad = rows(~[rows.pass]);
+%! assert (isempty (bad), '%s', strjoin (arrayfun (@(r) sprintf ('%s = %.2g', r.name, ...
+%!         r.value), bad, 'UniformOutput', false), '; '));
+%! assert (sum (~isnan ([rows.bound])) >= 20);
