@@ -191,6 +191,16 @@ static void gate_grad_arrays(const la_call *c, mxArray **dalog, mxArray **ddtb)
                        : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
 }
 
+/* bytes of dv, dg, dbeta and (with 'GateInKernel') dALog, dDtBias */
+static void need_grads(const la_call *c, ptrdiff_t *total)
+{
+  need_like(c, total, "dv", c->v);
+  need_like(c, total, "dg", c->g);
+  need_like(c, total, "dbeta", c->beta);
+  if (c->p.gate_in_kernel)
+    la_need_add(c, total, "dALog and dDtBias", c->p.K + 1, c->p.HV, 1, 1, elem(c));
+}
+
 static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
 {
   const la_problem *p = &c->p;
@@ -201,11 +211,8 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   int rc, i;
   need_like(c, &total, "dq and dk", c->q);
   need_like(c, &total, "dq and dk", c->k);
-  need_like(c, &total, "dv", c->v);
-  need_like(c, &total, "dg", c->g);
-  need_like(c, &total, "dbeta", c->beta);
+  need_grads(c, &total);
   need_state(c, &total, "dS0");
-  if (gik) la_need_add(c, &total, "dALog and dDtBias", p->K + 1, p->HV, 1, 1, elem(c));
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
@@ -283,10 +290,7 @@ static void run_map_backward(la_call *c, int nlhs, mxArray *plhs[])
   la_map_bwd_io io;
   int rc, i;
   need_like(c, &total, "dk", c->k);
-  need_like(c, &total, "dv", c->v);
-  need_like(c, &total, "dg", c->g);
-  need_like(c, &total, "dbeta", c->beta);
-  if (gik) la_need_add(c, &total, "dALog and dDtBias", p->K + 1, p->HV, 1, 1, elem(c));
+  need_grads(c, &total);
   la_need_add(c, &total, "the state map's work", 3 * (p->V + p->K), p->T, p->HV, p->B, elem(c));
   la_need_add(c, &total, "the state map's work", 3 * p->K, p->V + p->K, p->HV, p->N, elem(c));
   need_like(c, &total, "the state map's work", c->q);

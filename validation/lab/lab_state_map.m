@@ -7,16 +7,16 @@ function [rows, figs] = lab_state_map (mode, figdir)
 %   with grouped value heads (H = 2, HV = 4); every whole-sequence result
 %   comes from the independent plain-Octave reference ref_forward.  The
 %   sections (comment lines %% section '...'):
-%     'product'   (SM2), (SM3): P is the product of the steps' transitions,
-%                 R the final state from zero
-%     'merge'     (SM4): the maps of a split, merged from S_0, give the
+%     'product'   (SM1)-(SM4): P is the product of the steps' transitions,
+%                 R the final state from zero; one chunk's P in the WY form
+%     'merge'     (SM5): the maps of a split, merged from S_0, give the
 %                 whole sequence's final state, for splits into 1 to 8
 %                 segments (segments of one step, cuts inside and at chunk
 %                 ends), varlen batches whose sequences are split again,
 %                 'VK' states and gates of -30
-%     'outputs'   (SM5): each segment's chunked o from its merged entering
+%     'outputs'   (SM6): each segment's chunked o from its merged entering
 %                 state equals the whole sequence's o
-%     'backward'  (SM6): the segments' backward, chained through P_n',
+%     'backward'  (SM7): the segments' backward, chained through P_n',
 %                 equals the whole sequence's gradients; and the map's
 %                 backward against central differences, all transforms on
 %     'segments'  the merged state's error over the number of segments, in
@@ -78,10 +78,34 @@ function rows = product_rows (op)
     P_ref(:, :, j) = M;
   end
   [~, R_ref] = ref_forward (op, q, k, v, g, beta);
-  rows = [check(sprintf ('(SM2) %s: P = M_T ... M_1 (plain Octave), T = %d, C = 16', op, T), ...
+  rows = [chunk_factor_row(op), ...
+          check(sprintf ('(SM1)-(SM3) %s: P = M_T ... M_1 (plain Octave), T = %d, C = 16', op, T), ...
                 la_ratio (P_ref, P), 1e-10), ...
-          check(sprintf ('(SM3) %s: R = final state from S_0 = 0 (ref_forward)', op), ...
+          check(sprintf ('(SM2), (SM3) %s: R = final state from S_0 = 0 (ref_forward)', op), ...
                 la_ratio (R_ref, R), 1e-10)];
+end
+
+function row = chunk_factor_row (op)
+  % one chunk of c = 16 steps: P = Diag (gamma) - K_C' w, with w and the
+  % cumulative gates G from 'Intermediates' (SM4)
+  c = 16;
+  [q, k, v, g, beta] = problem (op, c, 1);
+  [~, ~, aux] = feval ([op '_chunk'], q, k, v, g, beta, 'ChunkSize', c, 'Intermediates', true);
+  P = feval ([op '_state_map'], q, k, v, g, beta);
+  K = size (k, 1);  HV = size (v, 3);
+  P_wy = zeros (size (P));
+  for j = 1:HV
+    h = floor ((j - 1) / (HV / size (k, 3))) + 1;
+    if (strcmp (op, 'kda'))
+      G = aux.G(:, :, j);                  % K x c, column i = G_i
+    else
+      G = repmat (aux.G(:, j)', K, 1);
+    end
+    KC = (exp (G(:, c) - G) .* k(:, :, h))';   % c x K, row i = e^{G_c - G_i} k_i'
+    P_wy(:, :, j) = diag (exp (G(:, c))) - KC' * aux.w(:, :, j)';
+  end
+  row = check (sprintf ('(SM4) %s: one chunk''s P = Diag(gamma) - K_C'' w (Intermediates)', op), ...
+               la_ratio (P_wy, P), 1e-10);
 end
 
 %% section 'merge'
@@ -104,7 +128,7 @@ function rows = merge_rows (op, mode)
                       'ChunkSize', 32);
       % how much S_0 still weighs in S_T: the part the P_n must carry
       weight = la_ratio (S_ref, la_state_map_merge (P, R));
-      rows(end+1) = check (sprintf ('(SM4) %s, gates -%g rand: merge of %s = whole S_T', ...
+      rows(end+1) = check (sprintf ('(SM5) %s, gates -%g rand: merge of %s = whole S_T', ...
                                     op, strength, names{i}), ...
                            la_ratio (S_ref, la_state_map_merge (P, R, S0)), 1e-10, ...
                            sprintf ('S_T without S_0 differs by %.2g', weight));
@@ -126,7 +150,7 @@ function row = varlen_row (op, T)
     in = find (cuts >= seqs(n) & cuts < seqs(n + 1));
     S(:, :, :, n) = la_state_map_merge (P(:, :, :, in), R(:, :, :, in), S0(:, :, :, n));
   end
-  row = check (sprintf ('(SM4) %s, varlen: 3 sequences split into 7 segments, merged', op), ...
+  row = check (sprintf ('(SM5) %s, varlen: 3 sequences split into 7 segments, merged', op), ...
                la_ratio (S_ref, S), 1e-10);
 end
 
@@ -136,7 +160,7 @@ function row = vk_row (op, T)
   [~, S_ref] = ref_forward (op, q, k, v, g, beta, 'InitialState', S0, 'StateLayout', 'VK');
   [P, R] = feval ([op '_state_map'], q, k, v, g, beta, 'CuSeqlens', [0 50 130 T], ...
                   'StateLayout', 'VK');
-  row = check (sprintf ('(SM4) %s, ''VK'' states: merge of 3 segments = whole S_T', op), ...
+  row = check (sprintf ('(SM5) %s, ''VK'' states: merge of 3 segments = whole S_T', op), ...
                la_ratio (S_ref, la_state_map_merge (P, R, S0, 'VK')), 1e-10);
 end
 
@@ -157,7 +181,7 @@ function rows = output_rows (op)
                           gate_steps (op, g, t), beta(t, :), 'ChunkSize', 16, ...
                           'InitialState', S_in(:, :, :, n));
     end
-    rows(end+1) = check (sprintf (['(SM5) %s, gates -%g rand: o of 4 segments from ' ...
+    rows(end+1) = check (sprintf (['(SM6) %s, gates -%g rand: o of 4 segments from ' ...
                                    'their merged entering states = whole o'], op, strength), ...
                          la_ratio (o_ref, o), 1e-10);
   end
@@ -175,7 +199,7 @@ end
 function rows = backward_rows (op)
   % L = <W, S_T> of the whole sequence, from its segments: the gradient
   % reaching segment n's end, dS_n, gives dR_n = dS_n, dP_n = dS_n S_in_n'
-  % and passes on P_n' dS_n (SM6)
+  % and passes on P_n' dS_n (SM7)
   T = 120;  cuts = [0 30 31 90 T];  N = numel (cuts) - 1;
   [q, k, v, g, beta] = problem (op, T, 0.05);
   S0 = randn (6, 5, 4);  W = randn (6, 5, 4);
@@ -197,7 +221,7 @@ function rows = backward_rows (op)
   names = {'dk', 'dv', 'dg', 'dbeta', 'dS0'};
   r = cellfun (@la_ratio, whole(1:5), [seg, {dS}]);
   [worst, at] = max (r);
-  rows = check (sprintf (['(SM6) %s: gradients of <W, S_T> from 4 segments'' backward ' ...
+  rows = check (sprintf (['(SM7) %s: gradients of <W, S_T> from 4 segments'' backward ' ...
                           '= whole sequence''s (worst: %s)'], op, names{at}), worst, 1e-10);
   % the map's own backward against differences, every transform on
   K = 6;  HV = 4;
@@ -213,7 +237,7 @@ function rows = backward_rows (op)
   [err, names] = fd_state_map (op, q, k, v, g, beta, randn (K, K, HV, 2), ...
                                randn (K, 5, HV, 2), opts);
   [worst, at] = max (err);
-  rows(end+1) = check (sprintf (['(SM6) %s: state-map backward vs central differences, ' ...
+  rows(end+1) = check (sprintf (['(SM7) %s: state-map backward vs central differences, ' ...
                                  'all transforms, varlen (worst: d%s)'], op, names{at}), ...
                        worst, 1e-6);
 end
@@ -237,9 +261,9 @@ function [rows, R, nsegs] = segment_rows (mode)
     [P, Rs] = kda_state_map (single (q), single (k), single (v), single (g), ...
                              single (beta), 'CuSeqlens', cuts);
     R(i, 2) = la_ratio (S_ref, la_state_map_merge (P, Rs, single (S0)));
-    rows(end+1) = check (sprintf ('(SM4) kda, T = %d in %d equal segments, double', T, ...
+    rows(end+1) = check (sprintf ('(SM5) kda, T = %d in %d equal segments, double', T, ...
                                   nsegs(i)), R(i, 1), 1e-10);
-    rows(end+1) = check (sprintf ('(SM4) kda, T = %d in %d equal segments, single', T, ...
+    rows(end+1) = check (sprintf ('(SM5) kda, T = %d in %d equal segments, single', T, ...
                                   nsegs(i)), R(i, 2), NaN, 'information');
   end
 end
