@@ -12,6 +12,13 @@
 %   gdn_recurrent_bwd  - Gated DeltaNet, gradients of the recurrent form.
 %   gdn_chunk_bwd      - Gated DeltaNet, gradients of the chunked form.
 %
+% Context parallelism
+%   kda_state_map      - Kimi Delta Attention, the affine state map of each sequence.
+%   kda_state_map_bwd  - Kimi Delta Attention, gradients of the affine state map.
+%   gdn_state_map      - Gated DeltaNet, the affine state map of each sequence.
+%   gdn_state_map_bwd  - Gated DeltaNet, gradients of the affine state map.
+%   la_state_map_merge - Compose the state maps of consecutive segments of a sequence.
+%
 % Checking another kernel
 %   kda_verify         - Check a KDA kernel's dumped tensors against this library.
 %   gdn_verify         - Check a GDN (Gated DeltaNet) kernel's dumped tensors against this library.

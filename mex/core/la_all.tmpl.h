@@ -28,3 +28,4 @@
 #include "la_stage_output.tmpl.h"     /* output                             */
 #include "la_chunk_fwd.tmpl.h"        /* chunked forward driver             */
 #include "la_chunk_bwd.tmpl.h"        /* chunked backward driver            */
+#include "la_state_map.tmpl.h"        /* a segment's affine state map       */

@@ -166,6 +166,29 @@ int la_chunk_fwd_d(const la_problem *p, const la_fwd_io *io, const la_chunk_aux 
 int la_chunk_bwd_s(const la_problem *p, const la_bwd_io *io);
 int la_chunk_bwd_d(const la_problem *p, const la_bwd_io *io);
 
+/* The affine state map of each sequence (docs/state_map.md): the final
+ * state is P S_0 + R for every initial state S_0.  P is K x K x HV x N (the
+ * product of the steps' transition matrices, in the K x V convention), R is
+ * the final state from S_0 = 0, in the state layout.  q is checked like the
+ * other paths' but does not enter P or R.  The backward takes dP, dR (each
+ * may be NULL: zero) and writes dk, dv, dg, dbeta (and dA_log, ddt_bias
+ * when gate_in_kernel). */
+typedef struct la_map_fwd_io {
+  const void *q, *k, *v, *g, *beta, *A_log, *dt_bias;
+  void *P, *R;
+} la_map_fwd_io;
+
+typedef struct la_map_bwd_io {
+  const void *q, *k, *v, *g, *beta, *A_log, *dt_bias;
+  const void *dP, *dR;
+  void *dk, *dv, *dg, *dbeta, *dA_log, *ddt_bias;
+} la_map_bwd_io;
+
+int la_state_map_fwd_s(const la_problem *p, const la_map_fwd_io *io);
+int la_state_map_fwd_d(const la_problem *p, const la_map_fwd_io *io);
+int la_state_map_bwd_s(const la_problem *p, const la_map_bwd_io *io);
+int la_state_map_bwd_d(const la_problem *p, const la_map_bwd_io *io);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,7 @@
  * la_mex.c -- the one MEX gateway behind the eight public functions.
  *
  *   [...] = la_mex('kda_recurrent', q, k, v, g, beta, Name, Value, ...)
+ *           (the state maps too: la_mex('kda_state_map', ...))
  *   s     = la_mex('options')     the option table (la_mex_opts.h)
  *   tf    = la_mex('poll_interrupt', seconds)
  *
@@ -233,6 +234,28 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   }
 }
 
+/* dALog and dDtBias: the shapes of ALog and DtBias (of DtBias's default
+ * when not given) with 'GateInKernel', else [] */
+static void gate_grad_arrays(const la_call *c, mxArray **dalog, mxArray **ddtb)
+{
+  const la_problem *p = &c->p;
+  const int gik = p->gate_in_kernel;
+  *dalog = gik ? like(c, c->alog_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
+  *ddtb = !gik ? mxCreateDoubleMatrix(0, 0, mxREAL)
+          : c->dtb_arr ? like(c, c->dtb_arr, 0)
+                       : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
+}
+
+/* bytes of dv, dg, dbeta and (with 'GateInKernel') dALog, dDtBias */
+static void need_grads(const la_call *c, ptrdiff_t *total)
+{
+  need_like(c, total, "dv", c->v);
+  need_like(c, total, "dg", c->g);
+  need_like(c, total, "dbeta", c->beta);
+  if (c->p.gate_in_kernel)
+    la_need_add(c, total, "dALog and dDtBias", c->p.K + 1, c->p.HV, 1, 1, elem(c));
+}
+
 static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
 {
   const la_problem *p = &c->p;
@@ -246,11 +269,8 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   int rc, i;
   need_like(c, &total, "dq and dk", c->q);
   need_like(c, &total, "dq and dk", c->k);
-  need_like(c, &total, "dv", c->v);
-  need_like(c, &total, "dg", c->g);
-  need_like(c, &total, "dbeta", c->beta);
+  need_grads(c, &total);
   need_state(c, &total, "dS0");
-  if (gik) la_need_add(c, &total, "dALog and dDtBias", p->K + 1, p->HV, 1, 1, elem(c));
   if (want_aux) need_bwd_aux(c, &total, NC);
   la_need_inputs(c, &total);
   la_need_check(c, total);
@@ -261,10 +281,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   out[3] = like(c, c->g, 0);
   out[4] = like(c, c->beta, 0);
   out[5] = c->h0_arr ? like(c, c->h0_arr, 0) : state_array(c);
-  out[6] = gik ? like(c, c->alog_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
-  out[7] = !gik ? mxCreateDoubleMatrix(0, 0, mxREAL)
-           : c->dtb_arr ? like(c, c->dtb_arr, 0)
-                        : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
+  gate_grad_arrays(c, &out[6], &out[7]);
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   if (want_aux) out[8] = make_bwd_aux(c, &aux, NC);
@@ -290,6 +307,81 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   for (i = 0; i < 9; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
     else if (out[i]) mxDestroyArray(out[i]);
+  }
+}
+
+/* ---- the state maps: [P, R] and [dk, dv, dg, dbeta, dALog, dDtBias] ------ */
+
+static void run_map_forward(la_call *c, int nlhs, mxArray *plhs[])
+{
+  const la_problem *p = &c->p;
+  ptrdiff_t total = 0;
+  mxArray *out[2];
+  la_map_fwd_io io;
+  int rc;
+  la_need_add(c, &total, "P", p->K, p->K, p->HV, p->N, elem(c));
+  need_state(c, &total, "R");
+  /* the core's augmented copies: value, output, two states at width V + K */
+  la_need_add(c, &total, "the state map's work", 2 * (p->V + p->K), p->T, p->HV, p->B, elem(c));
+  la_need_add(c, &total, "the state map's work", 2 * p->K, p->V + p->K, p->HV, p->N, elem(c));
+  la_need_inputs(c, &total);
+  la_need_check(c, total);
+  la_convert_inputs(c);
+  out[0] = new_array(c, p->K, p->K, p->HV, p->N, 0);
+  out[1] = state_array(c);
+  memset(&io, 0, sizeof io);
+  io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
+  io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
+  io.A_log = c->A_log; io.dt_bias = c->dt_bias;
+  io.P = mxGetData(out[0]); io.R = mxGetData(out[1]);
+  rc = c->dbl ? la_state_map_fwd_d(p, &io) : la_state_map_fwd_s(p, &io);
+  if (rc) {
+    destroy_all(out, 2);
+    fail_status(c, rc);
+  }
+  plhs[0] = out[0];
+  if (nlhs > 1) plhs[1] = out[1];
+  else mxDestroyArray(out[1]);
+}
+
+static void run_map_backward(la_call *c, int nlhs, mxArray *plhs[])
+{
+  const la_problem *p = &c->p;
+  const int gik = p->gate_in_kernel;
+  ptrdiff_t total = 0;
+  mxArray *out[6];
+  la_map_bwd_io io;
+  int rc, i;
+  need_like(c, &total, "dk", c->k);
+  need_grads(c, &total);
+  la_need_add(c, &total, "the state map's work", 3 * (p->V + p->K), p->T, p->HV, p->B, elem(c));
+  la_need_add(c, &total, "the state map's work", 3 * p->K, p->V + p->K, p->HV, p->N, elem(c));
+  need_like(c, &total, "the state map's work", c->q);
+  la_need_inputs(c, &total);
+  la_need_check(c, total);
+  la_convert_inputs(c);
+  out[0] = like(c, c->k, 0);
+  out[1] = like(c, c->v, 0);
+  out[2] = like(c, c->g, 0);
+  out[3] = like(c, c->beta, 0);
+  gate_grad_arrays(c, &out[4], &out[5]);
+  memset(&io, 0, sizeof io);
+  io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
+  io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
+  io.A_log = c->A_log; io.dt_bias = c->dt_bias;
+  io.dP = c->dp; io.dR = c->dht;
+  io.dk = mxGetData(out[0]); io.dv = mxGetData(out[1]);
+  io.dg = mxGetData(out[2]); io.dbeta = mxGetData(out[3]);
+  io.dA_log = gik ? mxGetData(out[4]) : NULL;
+  io.ddt_bias = gik ? mxGetData(out[5]) : NULL;
+  rc = c->dbl ? la_state_map_bwd_d(p, &io) : la_state_map_bwd_s(p, &io);
+  if (rc) {
+    destroy_all(out, 6);
+    fail_status(c, rc);
+  }
+  for (i = 0; i < 6; i++) {
+    if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
+    else mxDestroyArray(out[i]);
   }
 }
 
@@ -332,15 +424,19 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     return;
   }
   c.fname = la_function_names[which];
-  c.op = which < 4 ? "kda" : "gdn";
+  c.op = which < 4 || which == 8 || which == 9 ? "kda" : "gdn";
   c.fbit = 1u << which;
   c.backward = which % 2;
-  c.chunked = (which % 4) >= 2;
-  max_out = (c.backward ? 8 : 2) + c.chunked;
+  c.map = which >= 8; /* computed on the chunked path */
+  c.chunked = c.map || (which % 4) >= 2;
+  max_out = c.map ? (c.backward ? 6 : 2) : (c.backward ? 8 : 2) + c.chunked;
   if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
   la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
   la_emulate_inputs(&c);
-  if (c.backward) run_backward(&c, nlhs, plhs);
+  if (c.map) {
+    if (c.backward) run_map_backward(&c, nlhs, plhs);
+    else run_map_forward(&c, nlhs, plhs);
+  } else if (c.backward) run_backward(&c, nlhs, plhs);
   else run_forward(&c, nlhs, plhs);
   la_emulate_outputs(nlhs, plhs);
 }

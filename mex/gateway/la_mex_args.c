@@ -141,18 +141,21 @@ static void shape_fail(const la_call *c, const char *fmt, ...)
 /* ---- the fixed arguments ------------------------------------------------- */
 
 static const char *const k_fixed[] = {"q", "k", "v", "g", "beta", "do", "dS"};
+static const char *const k_fixed_map[] = {"q", "k", "v", "g", "beta", "dP", "dR"};
 
 /* counts and classes of q, k, v, g, beta (, do) */
 static void check_fixed(la_call *c, int nrhs, const mxArray *prhs[])
 {
-  const int nfixed = c->backward ? 7 : 5;
+  const int nfixed = c->backward ? 7 : 5, nsame = c->map ? 5 : 6; /* dP: any float class */
+  const char *const *name = c->map ? k_fixed_map : k_fixed;
   int i;
   if (nrhs < nfixed)
     la_fail(c, "nargin", "needs at least %d arguments (%s), got %d", nfixed,
-            c->backward ? "q, k, v, g, beta, do, dS" : "q, k, v, g, beta", nrhs);
-  for (i = 0; i < nfixed && i < 6; i++) check_float(c, prhs[i], k_fixed[i]);
+            !c->backward ? "q, k, v, g, beta"
+                         : c->map ? "q, k, v, g, beta, dP, dR" : "q, k, v, g, beta, do, dS", nrhs);
+  for (i = 0; i < nfixed && i < nsame; i++) check_float(c, prhs[i], name[i]);
   c->dbl = mxIsDouble(prhs[0]);
-  for (i = 1; i < nfixed && i < 6; i++)
+  for (i = 1; i < nfixed && i < nsame; i++)
     if (mxIsDouble(prhs[i]) != (c->dbl != 0))
       la_fail(c, "badClass", "%s is %s but q is %s: q, k, v, g, beta%s must all be single or "
               "all double", k_fixed[i], mxGetClassName(prhs[i]), mxGetClassName(prhs[0]),
@@ -162,7 +165,7 @@ static void check_fixed(la_call *c, int nrhs, const mxArray *prhs[])
   c->v = prhs[2];
   c->g = prhs[3];
   c->beta = prhs[4];
-  c->dout = c->backward ? prhs[5] : NULL;
+  c->dout = c->backward && !c->map ? prhs[5] : NULL;
 }
 
 /* the sizes of q, k, v, g, beta, do against each other; fills K..B */
@@ -196,7 +199,7 @@ static void check_shapes(la_call *c)
   if (!has_dims(c->beta, d + 1, 3))
     shape_fail(c, "beta must be T x HV x B = %s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
                la_dims_str(c->beta, b2, sizeof b2));
-  if (c->backward && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
+  if (c->dout && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
     shape_fail(c, "do must be the size of v (%s), got %s", la_dims_str(c->v, b1, sizeof b1),
                la_dims_str(c->dout, b2, sizeof b2));
 }
@@ -289,12 +292,28 @@ static void check_states(la_call *c, const mxArray *ds)
     la_fail(c, "badShape", "InitialState must be %s x HV x N = %s, got %s", layout,
             dims_text(d, 4, b1, sizeof b1), la_dims_str(c->h0_arr, b2, sizeof b2));
   if (ds && !la_not_given(ds)) {
-    check_float(c, ds, "dS");
+    const char *name = c->map ? "dR" : "dS";
+    check_float(c, ds, name);
     if (!has_dims(ds, d, 4))
-      la_fail(c, "badShape", "dS must be [] or %s x HV x N = %s, got %s", layout,
+      la_fail(c, "badShape", "%s must be [] or %s x HV x N = %s, got %s", name, layout,
               dims_text(d, 4, b1, sizeof b1), la_dims_str(ds, b2, sizeof b2));
     c->dht_arr = ds;
   }
+}
+
+/* dP of a state map's backward: [] or K x K x HV x N, whatever the layout */
+static void check_dp(la_call *c, const mxArray *dp)
+{
+  const la_problem *p = &c->p;
+  char b1[96], b2[96];
+  mwSize d[4];
+  d[0] = (mwSize)p->K; d[1] = (mwSize)p->K; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->N;
+  if (la_not_given(dp)) return;
+  check_float(c, dp, "dP");
+  if (!has_dims(dp, d, 4))
+    la_fail(c, "badShape", "dP must be [] or K x K x HV x N = %s, got %s",
+            dims_text(d, 4, b1, sizeof b1), la_dims_str(dp, b2, sizeof b2));
+  c->dp_arr = dp;
 }
 
 /* ALog (HV values) and DtBias (K x HV, GDN: HV values) of 'GateInKernel' */
@@ -356,6 +375,7 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
   c->p.interrupted = la_mex_interrupted;
   if (la_problem_check(&c->p, &why) != LA_OK) la_fail(c, why.id, "%s", why.text);
   check_states(c, c->backward ? prhs[6] : NULL);
+  if (c->map && c->backward) check_dp(c, prhs[5]);
   check_gate_params(c);
   warn_positive_gate(c);
 }
@@ -374,6 +394,7 @@ void la_need_inputs(const la_call *c, ptrdiff_t *total)
   const int gik = c->p.gate_in_kernel;
   need_copy(c, total, c->h0_arr, "the working-class copy of InitialState");
   need_copy(c, total, c->dht_arr, "the working-class copy of dS");
+  need_copy(c, total, c->dp_arr, "the working-class copy of dP");
   need_copy(c, total, gik ? c->alog_arr : NULL, "the working-class copy of ALog");
   need_copy(c, total, gik ? c->dtb_arr : NULL, "the working-class copy of DtBias");
 }
@@ -402,6 +423,7 @@ void la_convert_inputs(la_call *c)
 {
   c->h0 = as_working(c, c->h0_arr);
   c->dht = as_working(c, c->dht_arr);
+  c->dp = as_working(c, c->dp_arr);
   c->A_log = c->p.gate_in_kernel ? as_working(c, c->alog_arr) : NULL;
   c->dt_bias = c->p.gate_in_kernel ? as_working(c, c->dtb_arr) : NULL;
 }

@@ -21,12 +21,14 @@ typedef struct la_call {
   const char *op;      /* "kda" or "gdn": identifier prefix  */
   unsigned fbit;       /* its LA_F_* bit (la_options.h)     */
   int chunked, backward;
+  int map;             /* a state map: the backward's fixed arguments end in
+                          dP, dR instead of do, dS                        */
   /* the problem and its data in the working class */
   la_problem p;
   int dbl;             /* working class: 1 double, 0 single  */
   const mxArray *q, *k, *v, *g, *beta, *dout;   /* the fixed arguments */
-  const mxArray *h0_arr, *dht_arr, *alog_arr, *dtb_arr;   /* or NULL */
-  const void *h0, *dht, *A_log, *dt_bias;        /* converted, or NULL  */
+  const mxArray *h0_arr, *dht_arr, *alog_arr, *dtb_arr, *dp_arr;   /* or NULL */
+  const void *h0, *dht, *A_log, *dt_bias, *dp;   /* converted, or NULL  */
   int intermediates;
 } la_call;
 

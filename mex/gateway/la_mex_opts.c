@@ -18,7 +18,8 @@
 
 const char *const la_function_names[LA_NFUNCS] = {
     "kda_recurrent", "kda_recurrent_bwd", "kda_chunk", "kda_chunk_bwd",
-    "gdn_recurrent", "gdn_recurrent_bwd", "gdn_chunk", "gdn_chunk_bwd"};
+    "gdn_recurrent", "gdn_recurrent_bwd", "gdn_chunk", "gdn_chunk_bwd",
+    "kda_state_map", "kda_state_map_bwd", "gdn_state_map", "gdn_state_map_bwd"};
 
 typedef struct opt_row {
   const char *name;

@@ -16,7 +16,7 @@
 #include "la_mex_args.h"
 
 /* The public function names, in the order of the LA_F_* bits. */
-#define LA_NFUNCS 8
+#define LA_NFUNCS 12
 extern const char *const la_function_names[LA_NFUNCS];
 
 /* 1 if a is exactly [] (a real, full, double 0 x 0 array): "not given". */

@@ -21,7 +21,8 @@
 #ifndef LA_OPTIONS_H
 #define LA_OPTIONS_H
 
-/* The eight public functions, one bit each. */
+/* The public functions, one bit each: the eight paths, then the state maps
+ * (LA_F_PATHS: the eight). */
 enum {
   LA_F_KDA_RECURRENT = 1 << 0,
   LA_F_KDA_RECURRENT_BWD = 1 << 1,
@@ -31,7 +32,12 @@ enum {
   LA_F_GDN_RECURRENT_BWD = 1 << 5,
   LA_F_GDN_CHUNK = 1 << 6,
   LA_F_GDN_CHUNK_BWD = 1 << 7,
-  LA_F_ALL = 0xff,
+  LA_F_KDA_STATE_MAP = 1 << 8,
+  LA_F_KDA_STATE_MAP_BWD = 1 << 9,
+  LA_F_GDN_STATE_MAP = 1 << 10,
+  LA_F_GDN_STATE_MAP_BWD = 1 << 11,
+  LA_F_PATHS = 0xff,
+  LA_F_ALL = 0xfff,
   LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK,
   LA_F_CHUNK_BWD = LA_F_KDA_CHUNK_BWD | LA_F_GDN_CHUNK_BWD,
   LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_CHUNK_BWD
@@ -52,9 +58,9 @@ typedef enum la_opt_kind {
 } la_opt_kind;
 
 #define LA_OPTION_TABLE(X)                                                                    \
-  X(SCALE, "Scale", LA_KIND_POSITIVE, "1/sqrt(K)", LA_F_ALL,                                  \
+  X(SCALE, "Scale", LA_KIND_POSITIVE, "1/sqrt(K)", LA_F_PATHS,                                  \
     "the factor of q: o_t = S_t' (Scale q_t); finite and > 0")                               \
-  X(INITIAL_STATE, "InitialState", LA_KIND_ARRAY, "zeros", LA_F_ALL,                          \
+  X(INITIAL_STATE, "InitialState", LA_KIND_ARRAY, "zeros", LA_F_PATHS,                        \
     "S_0, K x V x HV x N (V x K x HV x N with 'VK'); single or double")                      \
   X(CU_SEQLENS, "CuSeqlens", LA_KIND_CUSEQLENS, "none", LA_F_ALL,                             \
     "[0, t1, ..., T]: splits a batch of one into N independent sequences")                   \

@@ -1448,6 +1448,130 @@ static const tcfg chunk_cfgs[] = {
   {"gdn l2 gik T=2000",         0, 32, 32, 2000, 1, 1, 1, .l2 = 1, .gik = 1, .dtb = 1, .h0 = 1},
 };
 
+/* ---- state maps (docs/state_map.md) ---------------------------------------------
+ * The forward: P S_0 + R is the reference's final state from h0, R its final
+ * state from zero.  The backward: for L = <Ws, S_T> with S_T = P S_0 + R,
+ * dL/dP = Ws S_0' and dL/dR = Ws, so the map's backward given those must
+ * return the chunked backward's gradients of <Ws, S_T> (do = 0). */
+
+/* element (i, j) of the K x V state of item m, in the problem's layout */
+static ptrdiff_t st_at(const la_problem *p, ptrdiff_t m, ptrdiff_t i, ptrdiff_t j)
+{
+  return p->K * p->V * m + (p->state_vk ? j + p->V * i : i + p->K * j);
+}
+
+/* the map's P (K x K x items) and R (state layout) in double, from class dbl */
+static int core_map(const tprob *P, int dbl, double **Pm, double **R)
+{
+  const la_problem *p = &P->p;
+  const ptrdiff_t nP = p->K * p->K * p->HV * p->N;
+  cin c;
+  la_map_fwd_io io;
+  int rc;
+  cin_make(P, &P->in, dbl, &c);
+  memset(&io, 0, sizeof io);
+  io.q = c.q; io.k = c.k; io.v = c.v; io.g = c.g; io.beta = c.beta;
+  io.A_log = c.A_log; io.dt_bias = c.dt_bias;
+  io.P = nan_class(nP, dbl);
+  io.R = nan_class(P->ns, dbl);
+  rc = dbl ? la_state_map_fwd_d(p, &io) : la_state_map_fwd_s(p, &io);
+  *Pm = from_class(io.P, nP, dbl);
+  *R = from_class(io.R, P->ns, dbl);
+  cin_free(&c);
+  return rc;
+}
+
+static void test_map_fwd(const tcfg *c, const tprob *P)
+{
+  const la_problem *p = &P->p;
+  const ptrdiff_t K = p->K, V = p->V;
+  tin zero_in = P->in;
+  double *o = dalloc(P->nv), *ht = dalloc(P->ns), *R_ref = dalloc(P->ns), *S = dalloc(P->ns);
+  int dbl;
+  ref_fwd(p, &P->in, o, ht, NULL, NULL, NULL);
+  zero_in.h0 = NULL;
+  ref_fwd(p, &zero_in, o, R_ref, NULL, NULL, NULL);
+  for (dbl = 1; dbl >= 0; dbl--) {
+    double *Pm, *R, r1, r2, tol = dbl ? TOL_D : TOL_S;
+    ptrdiff_t m, i, j, l;
+    int rc = core_map(P, dbl, &Pm, &R);
+    for (m = 0; m < p->HV * p->N; m++) /* S = P S_0 + R, item by item */
+      for (j = 0; j < V; j++)
+        for (i = 0; i < K; i++) {
+          double x = R[st_at(p, m, i, j)];
+          for (l = 0; l < K; l++) x += Pm[i + K * l + K * K * m] * P->in.h0[st_at(p, m, l, j)];
+          S[st_at(p, m, i, j)] = x;
+        }
+    r1 = ratio(R_ref, R, P->ns);
+    r2 = ratio(ht, S, P->ns);
+    report(rc == LA_OK && r1 <= tol && r2 <= tol,
+           "map   %-28s state_map_%s  rc=%d  R %.2e  P S0 + R %.2e  (tol %.0e)", c->name,
+           cls(dbl), rc, r1, r2, tol);
+    free(Pm);
+    free(R);
+  }
+  free(o); free(ht); free(R_ref); free(S);
+}
+
+static void test_map_bwd(const tcfg *c, const tprob *P)
+{
+  const la_problem *p = &P->p;
+  const ptrdiff_t K = p->K, V = p->V, nP = K * K * p->HV * p->N;
+  tprob Z = *P; /* the same problem with do = 0 */
+  double *dP = dalloc(nP);
+  ptrdiff_t m, i, j, l;
+  int dbl;
+  Z.Wo = dalloc(P->nv);
+  for (i = 0; i < P->nv; i++) Z.Wo[i] = 0;
+  for (m = 0; m < p->HV * p->N; m++) /* dP = Ws S_0', per item */
+    for (i = 0; i < K; i++)
+      for (l = 0; l < K; l++) {
+        double x = 0;
+        for (j = 0; j < V; j++) x += P->Ws[st_at(p, m, i, j)] * P->in.h0[st_at(p, m, l, j)];
+        dP[i + K * l + K * K * m] = x;
+      }
+  for (dbl = 1; dbl >= 0; dbl--) {
+    double tol = dbl ? TOL_D : TOL_S, r;
+    const char *worst;
+    tgrad Ref, X;
+    cin cc;
+    la_map_bwd_io io;
+    void *dPc = to_class(dP, nP, dbl), *dRc = to_class(P->Ws, P->ns, dbl);
+    int rc = core_bwd(p, &Z, &P->in, dbl, 1, 3, &Ref), rc2;
+    cin_make(P, &P->in, dbl, &cc);
+    memset(&io, 0, sizeof io);
+    io.q = cc.q; io.k = cc.k; io.v = cc.v; io.g = cc.g; io.beta = cc.beta;
+    io.A_log = cc.A_log; io.dt_bias = cc.dt_bias; io.dP = dPc; io.dR = dRc;
+    io.dk = nan_class(P->nq, dbl);
+    io.dv = nan_class(P->nv, dbl);
+    io.dg = nan_class(P->ng, dbl);
+    io.dbeta = nan_class(P->nb, dbl);
+    io.dA_log = p->gate_in_kernel ? nan_class(P->nal, dbl) : NULL;
+    io.ddt_bias = p->gate_in_kernel ? nan_class(P->ndb, dbl) : NULL;
+    rc2 = dbl ? la_state_map_bwd_d(p, &io) : la_state_map_bwd_s(p, &io);
+    memset(&X, 0, sizeof X);
+    X.dq = dcopy(Ref.dq, P->nq);   /* the map has no dq, dh0: not compared */
+    X.dh0 = dcopy(Ref.dh0, P->ns);
+    X.dk = from_class(io.dk, P->nq, dbl);
+    X.dv = from_class(io.dv, P->nv, dbl);
+    X.dg = from_class(io.dg, P->ng, dbl);
+    X.dbeta = from_class(io.dbeta, P->nb, dbl);
+    X.dA_log = from_class(io.dA_log, P->nal, dbl);
+    X.ddt_bias = from_class(io.ddt_bias, P->ndb, dbl);
+    r = grad_ratio(P, &Ref, &X, &worst);
+    report(rc == LA_OK && rc2 == LA_OK && r <= tol,
+           "map   %-28s state_map_bwd_%s  rc=%d  worst %s %.2e  (tol %.0e)", c->name, cls(dbl),
+           rc2, worst, r, tol);
+    free_grad(&Ref);
+    free_grad(&X);
+    cin_free(&cc);
+    free(dPc);
+    free(dRc);
+  }
+  free(Z.Wo);
+  free(dP);
+}
+
 /* a smaller copy of a configuration for --quick (same code paths) */
 static tcfg shrink(tcfg c)
 {
@@ -1484,6 +1608,10 @@ int main(int argc, char **argv)
     make_problem(&c, &P);
     test_fwd(&c, &P);
     test_chunk(&c, &P, csizes, 4, i < 2 || i == 3 || i == 6);
+    if (c.h0 && c.T < 1000) { /* the state maps, on the chunked path */
+      test_map_fwd(&c, &P);
+      test_map_bwd(&c, &P);
+    }
     free_problem(&P);
   }
   {

@@ -275,7 +275,8 @@ end
 %! for i = 1:numel (opts)
 %!   assert (all (ismember (opts(i).functions, {'kda_recurrent', 'kda_recurrent_bwd', ...
 %!     'kda_chunk', 'kda_chunk_bwd', 'gdn_recurrent', 'gdn_recurrent_bwd', 'gdn_chunk', ...
-%!     'gdn_chunk_bwd'})));
+%!     'gdn_chunk_bwd', 'kda_state_map', 'kda_state_map_bwd', 'gdn_state_map', ...
+%!     'gdn_state_map_bwd'})));
 %! end
 
 % ---- Ctrl-C ---------------------------------------------------------------------------

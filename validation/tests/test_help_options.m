@@ -93,9 +93,12 @@
 %!  t = regexp (sec{1}, '\n\| `(\w+)` \| `([^`]*)` \| ([^|]*) \|', 'tokens');
 %!  all8 = {'kda_recurrent', 'kda_recurrent_bwd', 'kda_chunk', 'kda_chunk_bwd', ...
 %!          'gdn_recurrent', 'gdn_recurrent_bwd', 'gdn_chunk', 'gdn_chunk_bwd'};
+%!  maps = {'kda_state_map', 'kda_state_map_bwd', 'gdn_state_map', 'gdn_state_map_bwd'};
 %!  rows = struct ('name', {}, 'default', {}, 'functions', {});
 %!  for i = 1:numel (t)
 %!    if (strcmp (strtrim (t{i}{3}), 'all'))
+%!      fns = [all8, maps];
+%!    elseif (strcmp (strtrim (t{i}{3}), 'the eight paths'))
 %!      fns = all8;
 %!    else
 %!      fns = regexp (t{i}{3}, '`(\w+)`', 'tokens');
@@ -115,7 +118,8 @@
 %! % each function's help lists exactly its options, with the table's text
 %! rows = table_rows ();
 %! for f = {'kda_recurrent', 'kda_recurrent_bwd', 'kda_chunk', 'kda_chunk_bwd', ...
-%!          'gdn_recurrent', 'gdn_recurrent_bwd', 'gdn_chunk', 'gdn_chunk_bwd'}
+%!          'gdn_recurrent', 'gdn_recurrent_bwd', 'gdn_chunk', 'gdn_chunk_bwd', ...
+%!          'kda_state_map', 'kda_state_map_bwd', 'gdn_state_map', 'gdn_state_map_bwd'}
 %!   fname = f{1};
 %!   want = rows(cellfun (@(fs) any (strcmp (fs, fname)), {rows.functions}));
 %!   got = help_options (fname);

@@ -6,7 +6,7 @@ function changed = sync_option_docs (root)
 %
 %   The one table of options is LA_OPTION_TABLE in mex/gateway/la_options.h;
 %   the MEX answers it as la_mex ('options').  This rewrites, from it:
-%     - the Options block of the help of each of the eight functions in
+%     - the Options block of the help of each function of the gateway in
 %       octave/ (one entry per option the function takes: name, default,
 %       description, wrapped at 78 columns);
 %     - the rows of the option table of docs/api.md: one per option, in the
@@ -21,8 +21,7 @@ function changed = sync_option_docs (root)
     root = fullfile (fileparts (mfilename ('fullpath')), '..', '..');
   end
   opts = option_table (root);
-  names = {'kda_recurrent', 'kda_recurrent_bwd', 'kda_chunk', 'kda_chunk_bwd', ...
-           'gdn_recurrent', 'gdn_recurrent_bwd', 'gdn_chunk', 'gdn_chunk_bwd'};
+  names = unique ([opts.functions]);          % every function of the gateway
   changed = {};
   for i = 1:numel (names)
     file = fullfile (root, 'octave', [names{i} '.m']);
@@ -59,16 +58,16 @@ function did = rewrite (file, edit)
 end
 
 function txt = help_block (txt, opts)
-  % the entries between the "Options (" heading (and its wrapped second
-  % line) and the next line that is only "%"
+  % the entries (lines indented by five or more) after the "Options ("
+  % heading and its wrapped second line
   lines = strsplit (txt, char (10), 'CollapseDelimiters', false);
   h = find (strncmp (lines, '%   Options (', 13), 1);
   first = h + 1;
   while (~strncmp (lines{first}, '%     ', 6))
     first = first + 1;
   end
-  last = first;
-  while (~strcmp (lines{last + 1}, '%'))
+  last = first;                         % entries and their continuations
+  while (strncmp (lines{last + 1}, '%     ', 6))
     last = last + 1;
   end
   entries = {};
@@ -105,6 +104,8 @@ function txt = api_table (txt, opts, nfun)
   % the rows "| `Name` | `default` | functions | meaning |" of the table
   % after "## Options"
   lines = strsplit (txt, char (10), 'CollapseDelimiters', false);
+  paths = {'kda_recurrent', 'kda_recurrent_bwd', 'kda_chunk', 'kda_chunk_bwd', ...
+           'gdn_recurrent', 'gdn_recurrent_bwd', 'gdn_chunk', 'gdn_chunk_bwd'};
   sec = find (strncmp (lines, '## Options', 10), 1);
   hdr = sec + find (strncmp (lines(sec + 1:end), '| name |', 8), 1);
   first = hdr + 2;                      % after the header and the | --- | line
@@ -128,6 +129,8 @@ function txt = api_table (txt, opts, nfun)
     end
     if (numel (opts(i).functions) == nfun)
       fns = 'all';
+    elseif (isequal (sort (opts(i).functions), sort (paths)))
+      fns = 'the eight paths';
     else
       fns = strjoin (cellfun (@(f) ['`' f '`'], opts(i).functions, 'UniformOutput', false), ', ');
     end
