@@ -89,7 +89,9 @@ end
 %! assert (hazard_signature (0.5 + rand (64, 2), 16, 0.3), 'unknown');
 %!test
 %! addpath (fullfile (fileparts (which ('la_ratio')), '..', 'hazards'));  % run_tests puts lib on the path
-%! % the profiles of the two bugs, from the plain chunked forward
+%! % the profiles of the two bugs, from the plain chunked forward (fixed
+%! % data: the classifier is a heuristic and can miss on an odd draw)
+%! rand ('state', 3);  randn ('state', 3);
 %! K = 16;  C = 16;  T = 64;
 %! for bug = {'log2_exp', 'ln_exp2', 'regate_vnew'}
 %!   for s0 = [0 1]
