@@ -51,6 +51,9 @@ typedef struct la_problem {
   int gate_in_kernel;           /* g is raw; gate = f(g, A_log, dt_bias)   */
   int has_lower_bound;          /* use lower_bound * sigmoid(...) form     */
   double lower_bound;           /* < 0                                     */
+  int safe_gate;                /* FLA's safe_gate: needs a lower bound in
+                                   [-5, 0); without gate_in_kernel the
+                                   caller checks g in [lower_bound, 0)     */
   int beta_sigmoid;             /* beta is a logit                         */
   int allow_neg_eigval;         /* beta_used = 2 sigmoid(beta)             */
   int state_vk;                 /* states stored V x K instead of K x V    */
@@ -83,7 +86,8 @@ int la_problem_check(la_problem *p, la_check *why);
  * of the entry point called.  h0, dt_bias may be NULL (zeros). */
 typedef struct la_fwd_io {
   const void *q, *k, *v, *g, *beta;
-  const void *A_log;            /* HV, used when gate_in_kernel            */
+  const void *A_log;            /* HV, used when gate_in_kernel; may be
+                                   NULL with has_lower_bound (A_log = 0)   */
   const void *dt_bias;          /* K x HV (KDA) or HV (GDN), or NULL       */
   const void *h0;               /* initial states, or NULL                 */
   void *o;                      /* out: V x T x HV x B                     */
@@ -93,7 +97,8 @@ typedef struct la_fwd_io {
 /* Backward arguments: the forward inputs, the output gradients, and the
  * gradient outputs (each the shape of its input).  dht may be NULL (zero).
  * dA_log and ddt_bias are written only when gate_in_kernel (ddt_bias is
- * always written then, even if dt_bias is NULL). */
+ * always written then, even if dt_bias is NULL; dA_log not when A_log is
+ * NULL). */
 typedef struct la_bwd_io {
   const void *q, *k, *v, *g, *beta, *A_log, *dt_bias, *h0;
   const void *dout, *dht;

@@ -93,6 +93,11 @@ int la_problem_check(la_problem *p, la_check *why)
   if (p->has_lower_bound && (!(p->lower_bound < 0) || !isfinite(p->lower_bound)))
     return refuse(why, "badOption", "option 'LowerBound' must be finite and negative, got %g",
                   p->lower_bound);
+  if (p->safe_gate && !p->has_lower_bound)
+    return refuse(why, "badOption", "option 'SafeGate' needs 'LowerBound'");
+  if (p->safe_gate && p->lower_bound < -5) /* FLA's safe range */
+    return refuse(why, "badOption", "with 'SafeGate', 'LowerBound' must lie in [-5, 0), got %g",
+                  p->lower_bound);
   if (p->chunk < 0)
     return refuse(why, "badOption", "option 'ChunkSize' must be a positive integer, got %td",
                   p->chunk);

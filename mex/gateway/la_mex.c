@@ -202,7 +202,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   out[3] = like(c, c->g, 0);
   out[4] = like(c, c->beta, 0);
   out[5] = c->h0_arr ? like(c, c->h0_arr, 0) : state_array(c);
-  out[6] = gik ? like(c, c->alog_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
+  out[6] = gik && c->alog_arr ? like(c, c->alog_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
   out[7] = !gik ? mxCreateDoubleMatrix(0, 0, mxREAL)
            : c->dtb_arr ? like(c, c->dtb_arr, 0)
                         : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
@@ -214,7 +214,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.dht = c->dht;
   io.dq = mxGetData(out[0]); io.dk = mxGetData(out[1]); io.dv = mxGetData(out[2]);
   io.dg = mxGetData(out[3]); io.dbeta = mxGetData(out[4]); io.dh0 = mxGetData(out[5]);
-  io.dA_log = gik ? mxGetData(out[6]) : NULL;
+  io.dA_log = gik && c->alog_arr ? mxGetData(out[6]) : NULL;
   io.ddt_bias = gik ? mxGetData(out[7]) : NULL;
   if (c->chunked)
     rc = c->dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);

@@ -247,6 +247,7 @@ static void apply_options(la_call *c, const mxArray *val[])
   p->allow_neg_eigval = flag_value(val[LA_OPT_ALLOW_NEG_EIGVAL]);
   p->has_lower_bound = val[LA_OPT_LOWER_BOUND] != NULL;
   p->lower_bound = p->has_lower_bound ? mxGetScalar(val[LA_OPT_LOWER_BOUND]) : 0;
+  p->safe_gate = flag_value(val[LA_OPT_SAFE_GATE]);
   c->intermediates = flag_value(val[LA_OPT_INTERMEDIATES]);
   c->h0_arr = val[LA_OPT_INITIAL_STATE];
   c->alog_arr = val[LA_OPT_A_LOG];
@@ -293,9 +294,10 @@ static void check_gate_params(la_call *c)
   char b1[96], b2[96];
   mwSize d[2];
   if (!p->gate_in_kernel) return;
-  if (!c->alog_arr)
-    la_fail(c, "badOption", "GateInKernel needs 'ALog' (HV = %td values)", p->HV);
-  if (!is_vector_of(c->alog_arr, (mwSize)p->HV))
+  if (!c->alog_arr && !p->has_lower_bound)
+    la_fail(c, "badOption", "GateInKernel needs 'ALog' (HV = %td values) or 'LowerBound'",
+            p->HV);
+  if (c->alog_arr && !is_vector_of(c->alog_arr, (mwSize)p->HV))
     la_fail(c, "badShape", "ALog must be a vector of HV = %td values, got %s", p->HV,
             la_dims_str(c->alog_arr, b1, sizeof b1));
   d[0] = (mwSize)p->K;
@@ -306,6 +308,25 @@ static void check_gate_params(la_call *c)
   if (c->dtb_arr && !p->kda && !is_vector_of(c->dtb_arr, (mwSize)p->HV))
     la_fail(c, "badShape", "DtBias must be a vector of HV = %td values, got %s", p->HV,
             la_dims_str(c->dtb_arr, b2, sizeof b2));
+}
+
+/* 'SafeGate' without 'GateInKernel': the gate is used as given, so it must
+ * already lie in [LowerBound, 0) (FLA clamps; a value outside is an error
+ * here, never silently changed). */
+static void check_safe_gate(const la_call *c)
+{
+  const size_t n = mxGetNumberOfElements(c->g);
+  const double lb = c->p.lower_bound;
+  size_t i;
+  double gi = 0;
+  if (!c->p.safe_gate || c->p.gate_in_kernel) return;
+  for (i = 0; i < n; i++) {
+    gi = c->dbl ? mxGetPr(c->g)[i] : (double)((const float *)mxGetData(c->g))[i];
+    if (!(gi >= lb && gi < 0)) break;
+  }
+  if (i < n)
+    la_fail(c, "badOption", "with 'SafeGate' every g must lie in [LowerBound, 0) = [%g, 0), "
+            "got g(%lu) = %g", lb, (unsigned long)i + 1, gi);
 }
 
 /* A gate in log space above 0 makes the state grow: legal, but almost
@@ -346,6 +367,7 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
   if (la_problem_check(&c->p, &why) != LA_OK) la_fail(c, why.id, "%s", why.text);
   check_states(c, c->backward ? prhs[6] : NULL);
   check_gate_params(c);
+  check_safe_gate(c);
   warn_positive_gate(c);
 }
 

@@ -60,11 +60,13 @@ typedef enum la_opt_kind {
   X(GATE_IN_KERNEL, "GateInKernel", LA_KIND_FLAG, "false", LA_F_ALL,                          \
     "g is raw: gate = -exp(ALog) softplus(g + DtBias), or LowerBound sigmoid(exp(ALog) (g + DtBias))") \
   X(A_LOG, "ALog", LA_KIND_ARRAY, "none", LA_F_ALL,                                           \
-    "HV values: the log decay rate of 'GateInKernel'")                                       \
+    "HV values: the log decay rate of 'GateInKernel'; optional with LowerBound")             \
   X(DT_BIAS, "DtBias", LA_KIND_ARRAY, "zeros", LA_F_ALL,                                      \
     "K x HV (KDA) or HV (GDN): the bias of 'GateInKernel'")                                  \
   X(LOWER_BOUND, "LowerBound", LA_KIND_NEGATIVE, "none", LA_F_ALL,                            \
     "lb < 0: 'GateInKernel' uses lb sigmoid(...) instead of the softplus form")              \
+  X(SAFE_GATE, "SafeGate", LA_KIND_FLAG, "false", LA_F_ALL,                                   \
+    "FLA's safe_gate: needs LowerBound in [-5, 0); without GateInKernel g must lie in [LowerBound, 0)") \
   X(BETA_SIGMOID, "BetaSigmoid", LA_KIND_FLAG, "false", LA_F_ALL,                             \
     "beta is a logit: beta_t = sigmoid(beta)")                                               \
   X(ALLOW_NEG_EIGVAL, "AllowNegEigval", LA_KIND_FLAG, "false", LA_F_ALL,                      \
