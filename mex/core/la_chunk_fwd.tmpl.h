@@ -59,12 +59,18 @@ static void LA_FN(chunk_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
   LA_FN(chunk_ws) ws;
   LA_FN(chunk_fwd_ws) fw, *w = &fw;
   ptrdiff_t t0;
+  /* the scratch of aux->cond (C x C), only when asked for */
+  real_t *inv = aux && aux->cond ? la_alloc(C * C, sizeof(real_t)) : NULL;
 
+  if (aux && aux->cond && !inv) {
+    la_stop(status, LA_ENOMEM);
+    return;
+  }
   LA_FN(chunk_fwd_carve)(p, buf, &ws, w);
   LA_FN(la_state_load)(p, it.h0, w->S);
   for (t0 = 0; t0 < it.s.len; t0 += C) {
     const ptrdiff_t c = it.s.len - t0 < C ? it.s.len - t0 : C;
-    if (la_poll(p, status)) return;
+    if (la_poll(p, status)) break;
     LA_FN(chunk_intra)(p, c, it.q + K * t0, it.k + K * t0, it.v + V * t0, it.g + GD * t0,
                        it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
     if (aux && aux->h)
@@ -74,7 +80,11 @@ static void LA_FN(chunk_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
     LA_FN(chunk_output)(p, c, w->S, &ws, w->vnew, it.o + V * t0);
     LA_FN(chunk_state_next)(K, V, c, &ws, w->vnew, w->S, w->S);
     if (aux) LA_FN(chunk_aux_store)(p, aux, it.s, hv, t0, c, it.g, &ws, w->vnew);
+    if (inv)
+      ((real_t *)aux->cond)[x->first[n] + t0 / C + x->first[p->N] * hv] =
+          LA_FN(la_chunk_cond1)(c, C, ws.Araw, inv);
   }
+  free(inv);
   LA_FN(la_state_store)(p, w->S, it.ht);
 }
 

@@ -116,9 +116,12 @@ typedef struct la_bwd_io {
  *   h      K x V x HV x NC: the state entering each chunk, chunks numbered
  *          sequence by sequence (always K x V, whatever state_vk says)
  *   chunk_seq, chunk_t0, chunk_len   NC entries each (0-based seq, start)
+ *   cond   NC x HV: cond_1(I + A_raw) = ||I + A_raw||_1 ||(I + A_raw)^-1||_1
+ *          of each chunk (exact, from the explicit inverse; c^3/3 flops)
  * la_chunk_count() gives NC. */
 typedef struct la_chunk_aux {
   void *G, *A_raw, *A, *w, *u, *Aqk, *h, *v_new;
+  void *cond;
   int64_t *chunk_seq, *chunk_t0, *chunk_len;
 } la_chunk_aux;
 

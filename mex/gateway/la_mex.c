@@ -88,7 +88,7 @@ static void fail_status(const la_call *c, int rc)
 /* ---- the 'Intermediates' struct of the chunked forward ------------------- */
 
 static const char *const k_aux_fields[] = {"G", "A_raw", "A", "w", "u", "Aqk", "h", "v_new",
-                                           "chunks", "ChunkSize"};
+                                           "chunks", "ChunkSize", "cond"};
 
 static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
 {
@@ -98,6 +98,7 @@ static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
   la_need_add(c, total, "aux.w", p->K, p->T, p->HV, p->B, elem(c));
   la_need_add(c, total, "aux.u, aux.v_new", 2 * p->V, p->T, p->HV, p->B, elem(c));
   la_need_add(c, total, "aux.h", p->K, p->V, p->HV, NC, elem(c));
+  la_need_add(c, total, "aux.cond", NC, p->HV, 1, 1, elem(c));
   la_need_add(c, total, "aux.chunks", NC, 3, 2, 1, sizeof(double)); /* and its int64 copy */
 }
 
@@ -105,7 +106,7 @@ static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
 static mxArray *make_aux(const la_call *c, la_chunk_aux *aux, ptrdiff_t NC)
 {
   const la_problem *p = &c->p;
-  mxArray *s = mxCreateStructMatrix(1, 1, 10, (const char **)k_aux_fields), *a;
+  mxArray *s = mxCreateStructMatrix(1, 1, 11, (const char **)k_aux_fields), *a;
   a = like(c, c->g, 1); mxSetField(s, 0, "G", a); aux->G = mxGetData(a);
   a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
   a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
@@ -114,6 +115,7 @@ static mxArray *make_aux(const la_call *c, la_chunk_aux *aux, ptrdiff_t NC)
   a = like(c, c->v, 1); mxSetField(s, 0, "u", a); aux->u = mxGetData(a);
   a = like(c, c->v, 1); mxSetField(s, 0, "v_new", a); aux->v_new = mxGetData(a);
   a = new_array(c, p->K, p->V, p->HV, NC, 1); mxSetField(s, 0, "h", a); aux->h = mxGetData(a);
+  a = new_array(c, NC, p->HV, 1, 1, 1); mxSetField(s, 0, "cond", a); aux->cond = mxGetData(a);
   aux->chunk_seq = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * 3 * sizeof(int64_t));
   aux->chunk_t0 = aux->chunk_seq + NC;
   aux->chunk_len = aux->chunk_seq + 2 * NC;
