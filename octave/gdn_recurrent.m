@@ -51,6 +51,11 @@
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     GK              none       K x T x HV x B log gate per key (FLA's gk): S'
+%                                = Diag(exp(g + GK)) S Diag(exp(GV)); recurrent
+%                                paths only
+%     GV              none       V x T x HV x B log gate per value (FLA's gv),
+%                                with GK's formula; recurrent paths only
 %
 %   Outputs:
 %     o      V x T x HV x B   the outputs o_t

@@ -2,6 +2,8 @@
 %
 %     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
 %         gdn_recurrent_bwd (q, k, v, g, beta, dout, dS)
+%     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias, dGK, dGV] = ...
+%         gdn_recurrent_bwd (q, k, v, g, beta, dout, dS, 'GK', gk, 'GV', gv)
 %     [...] = gdn_recurrent_bwd (q, k, v, g, beta, dout, dS, Name, Value, ...)
 %
 %   Given the inputs of [o, S] = gdn_recurrent (q, k, v, g, beta, ...)
@@ -56,6 +58,11 @@
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     GK              none       K x T x HV x B log gate per key (FLA's gk): S'
+%                                = Diag(exp(g + GK)) S Diag(exp(GV)); recurrent
+%                                paths only
+%     GV              none       V x T x HV x B log gate per value (FLA's gv),
+%                                with GK's formula; recurrent paths only
 %
 %   Outputs (each the shape of its input, in the working class):
 %     dq, dk, dv, dg, dbeta   the gradients of the inputs as given (of the
@@ -68,6 +75,7 @@
 %                             'GateInKernel' (dDtBias the shape of DtBias,
 %                             or its default's), else []; dALog is [] when
 %                             no ALog is given (LowerBound form)
+%     dGK, dGV                the gradients of GK and GV when given, else []
 %
 %   Errors carry the identifiers gdn:nargin, gdn:nargout, gdn:badClass,
 %   gdn:badShape, gdn:badOption, gdn:badCuSeqlens and gdn:outOfMemory; the

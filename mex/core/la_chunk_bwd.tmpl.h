@@ -102,6 +102,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   ptrdiff_t n;
   int rc;
 
+  if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   x.maxnc = 1;
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);

@@ -90,6 +90,11 @@ typedef struct la_fwd_io {
                                    NULL with has_lower_bound (A_log = 0)   */
   const void *dt_bias;          /* K x HV (KDA) or HV (GDN), or NULL       */
   const void *h0;               /* initial states, or NULL                 */
+  const void *gk, *gv;          /* extra log gates of FLA's fused recurrent
+                                   GDN, K x T x HV x B and V x T x HV x B,
+                                   or NULL: S' = Diag(exp(g + gk)) S
+                                   Diag(exp(gv)); recurrent paths only (the
+                                   chunked ones answer LA_EARG)           */
   void *o;                      /* out: V x T x HV x B                     */
   void *ht;                     /* out: final states                       */
 } la_fwd_io;
@@ -103,6 +108,8 @@ typedef struct la_bwd_io {
   const void *q, *k, *v, *g, *beta, *A_log, *dt_bias, *h0;
   const void *dout, *dht;
   void *dq, *dk, *dv, *dg, *dbeta, *dh0, *dA_log, *ddt_bias;
+  const void *gk, *gv;          /* as in la_fwd_io (recurrent only)        */
+  void *dgk, *dgv;              /* their gradients (written when given)    */
 } la_bwd_io;
 
 /* Per-chunk quantities of the chunked forward ('Intermediates').  Every

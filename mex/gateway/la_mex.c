@@ -161,6 +161,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
   io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
+  io.gk = c->gk; io.gv = c->gv;
   io.o = mxGetData(out[0]);
   io.ht = mxGetData(out[1]);
   if (c->chunked)
@@ -185,7 +186,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   const la_problem *p = &c->p;
   const int gik = p->gate_in_kernel;
   ptrdiff_t total = 0;
-  mxArray *out[8];
+  mxArray *out[10];
   la_bwd_io io;
   int rc, i;
   need_like(c, &total, "dq and dk", c->q);
@@ -195,6 +196,8 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   need_like(c, &total, "dbeta", c->beta);
   need_state(c, &total, "dS0");
   if (gik) la_need_add(c, &total, "dALog and dDtBias", p->K + 1, p->HV, 1, 1, elem(c));
+  if (c->gk_arr) need_like(c, &total, "dGK", c->gk_arr);
+  if (c->gv_arr) need_like(c, &total, "dGV", c->gv_arr);
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
@@ -208,6 +211,8 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   out[7] = !gik ? mxCreateDoubleMatrix(0, 0, mxREAL)
            : c->dtb_arr ? like(c, c->dtb_arr, 0)
                         : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
+  out[8] = c->gk_arr ? like(c, c->gk_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
+  out[9] = c->gv_arr ? like(c, c->gv_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
   memset(&io, 0, sizeof io);
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
@@ -218,15 +223,18 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.dg = mxGetData(out[3]); io.dbeta = mxGetData(out[4]); io.dh0 = mxGetData(out[5]);
   io.dA_log = gik && c->alog_arr ? mxGetData(out[6]) : NULL;
   io.ddt_bias = gik ? mxGetData(out[7]) : NULL;
+  io.gk = c->gk; io.gv = c->gv;
+  io.dgk = c->gk_arr ? mxGetData(out[8]) : NULL;
+  io.dgv = c->gv_arr ? mxGetData(out[9]) : NULL;
   if (c->chunked)
     rc = c->dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);
   else
     rc = c->dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
   if (rc) {
-    destroy_all(out, 8);
+    destroy_all(out, 10);
     fail_status(c, rc);
   }
-  for (i = 0; i < 8; i++) {
+  for (i = 0; i < 10; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
     else mxDestroyArray(out[i]);
   }
@@ -272,7 +280,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   c.fbit = 1u << which;
   c.backward = which % 2;
   c.chunked = (which % 4) >= 2;
-  max_out = c.backward ? 8 : (c.chunked ? 3 : 2);
+  max_out = c.backward ? (which < 4 ? 8 : 10) : (c.chunked ? 3 : 2); /* GDN: dGK, dGV */
   if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
   la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
   if (c.backward) run_backward(&c, nlhs, plhs);

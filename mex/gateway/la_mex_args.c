@@ -252,6 +252,8 @@ static void apply_options(la_call *c, const mxArray *val[])
   c->h0_arr = val[LA_OPT_INITIAL_STATE];
   c->alog_arr = val[LA_OPT_A_LOG];
   c->dtb_arr = val[LA_OPT_DT_BIAS];
+  c->gk_arr = val[LA_OPT_GK];
+  c->gv_arr = val[LA_OPT_GV];
   if (val[LA_OPT_STATE_LAYOUT]) {
     const mxChar *s = mxGetChars(val[LA_OPT_STATE_LAYOUT]);
     const int two = mxGetNumberOfElements(val[LA_OPT_STATE_LAYOUT]) == 2;
@@ -308,6 +310,33 @@ static void check_gate_params(la_call *c)
   if (c->dtb_arr && !p->kda && !is_vector_of(c->dtb_arr, (mwSize)p->HV))
     la_fail(c, "badShape", "DtBias must be a vector of HV = %td values, got %s", p->HV,
             la_dims_str(c->dtb_arr, b2, sizeof b2));
+}
+
+/* GK (K x T x HV x B) and GV (V x T x HV x B) of GDN: the recurrent
+ * paths only (docs/recurrence.md (2b)) */
+static void check_extra_gates(la_call *c)
+{
+  const la_problem *p = &c->p;
+  const mxArray *a[2];
+  const char *name[2] = {"GK", "GV"};
+  char b1[96], b2[96];
+  mwSize d[4];
+  int i;
+  a[0] = c->gk_arr;
+  a[1] = c->gv_arr;
+  if ((a[0] || a[1]) && c->chunked)
+    la_fail(c, "badOption", "'GK' and 'GV' are supported by gdn_recurrent and "
+            "gdn_recurrent_bwd only, not by the chunked paths");
+  d[1] = (mwSize)p->T;
+  d[2] = (mwSize)p->HV;
+  d[3] = (mwSize)p->B;
+  for (i = 0; i < 2; i++) {
+    d[0] = (mwSize)(i == 0 ? p->K : p->V);
+    if (a[i] && !has_dims(a[i], d, 4))
+      la_fail(c, "badShape", "%s must be %s x T x HV x B = %s, got %s", name[i],
+              i == 0 ? "K" : "V", dims_text(d, 4, b1, sizeof b1),
+              la_dims_str(a[i], b2, sizeof b2));
+  }
 }
 
 /* 'SafeGate' without 'GateInKernel': the gate is used as given, so it must
@@ -367,6 +396,7 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
   if (la_problem_check(&c->p, &why) != LA_OK) la_fail(c, why.id, "%s", why.text);
   check_states(c, c->backward ? prhs[6] : NULL);
   check_gate_params(c);
+  check_extra_gates(c);
   check_safe_gate(c);
   warn_positive_gate(c);
 }
@@ -387,6 +417,8 @@ void la_need_inputs(const la_call *c, ptrdiff_t *total)
   need_copy(c, total, c->dht_arr, "the working-class copy of dS");
   need_copy(c, total, gik ? c->alog_arr : NULL, "the working-class copy of ALog");
   need_copy(c, total, gik ? c->dtb_arr : NULL, "the working-class copy of DtBias");
+  need_copy(c, total, c->gk_arr, "the working-class copy of GK");
+  need_copy(c, total, c->gv_arr, "the working-class copy of GV");
 }
 
 /* a, or an mxMalloc'd copy of it in the working class (sized by need_copy) */
@@ -415,4 +447,6 @@ void la_convert_inputs(la_call *c)
   c->dht = as_working(c, c->dht_arr);
   c->A_log = c->p.gate_in_kernel ? as_working(c, c->alog_arr) : NULL;
   c->dt_bias = c->p.gate_in_kernel ? as_working(c, c->dtb_arr) : NULL;
+  c->gk = as_working(c, c->gk_arr);
+  c->gv = as_working(c, c->gv_arr);
 }

@@ -31,7 +31,8 @@ enum {
   LA_F_GDN_CHUNK = 1 << 6,
   LA_F_GDN_CHUNK_BWD = 1 << 7,
   LA_F_ALL = 0xff,
-  LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK
+  LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK,
+  LA_F_GDN = LA_F_GDN_RECURRENT | LA_F_GDN_RECURRENT_BWD | LA_F_GDN_CHUNK | LA_F_GDN_CHUNK_BWD
 };
 
 /* How an option's value is checked. */
@@ -73,6 +74,10 @@ typedef enum la_opt_kind {
     "with 'BetaSigmoid': beta_t = 2 sigmoid(beta), in (0, 2)")                               \
   X(STATE_LAYOUT, "StateLayout", LA_KIND_CHOICE, "'KV'", LA_F_ALL,                            \
     "'KV' or 'VK': states (InitialState, S, dS, dS0) are K x V or V x K per head")           \
+  X(GK, "GK", LA_KIND_ARRAY, "none", LA_F_GDN,                                               \
+    "K x T x HV x B log gate per key (FLA's gk): S' = Diag(exp(g + GK)) S Diag(exp(GV)); recurrent paths only") \
+  X(GV, "GV", LA_KIND_ARRAY, "none", LA_F_GDN,                                               \
+    "V x T x HV x B log gate per value (FLA's gv), with GK's formula; recurrent paths only")  \
   X(INTERMEDIATES, "Intermediates", LA_KIND_FLAG, "false", LA_F_CHUNK_FWD,                    \
     "return the per-chunk quantities of the derivation in aux")
 
