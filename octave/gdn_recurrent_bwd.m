@@ -132,7 +132,7 @@ end
 %! end
 
 %!error id=gdn:badShape gdn_recurrent_bwd (q, k, v, g, b, dO(:, 1:4, :, :), dS)
-%!error id=gdn:nargout [a1, a2, a3, a4, a5, a6, a7, a8, a9] = gdn_recurrent_bwd (q, k, v, g, b, dO, dS)
+%!error id=gdn:nargout [a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11] = gdn_recurrent_bwd (q, k, v, g, b, dO, dS)
 
 %!demo
 %! % memory against time: the checkpoint interval of the backward

@@ -280,7 +280,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   c.fbit = 1u << which;
   c.backward = which % 2;
   c.chunked = (which % 4) >= 2;
-  max_out = c.backward ? (which < 4 ? 8 : 10) : (c.chunked ? 3 : 2); /* GDN: dGK, dGV */
+  max_out = c.backward ? (which == 5 ? 10 : 8) : (c.chunked ? 3 : 2); /* gdn_recurrent_bwd: dGK, dGV */
   if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
   la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
   if (c.backward) run_backward(&c, nlhs, plhs);

@@ -326,7 +326,8 @@ static void check_extra_gates(la_call *c)
   a[1] = c->gv_arr;
   if ((a[0] || a[1]) && c->chunked)
     la_fail(c, "badOption", "'GK' and 'GV' are supported by gdn_recurrent and "
-            "gdn_recurrent_bwd only, not by the chunked paths");
+            "gdn_recurrent_bwd only, not by the chunked paths (GK alone: kda_chunk with "
+            "the per-key gate g + GK computes the same)");
   d[1] = (mwSize)p->T;
   d[2] = (mwSize)p->HV;
   d[3] = (mwSize)p->B;

@@ -87,6 +87,22 @@
 %! end
 
 %!test
+%! % GK alone in chunked form: kda_chunk with the per-key gate g + GK, and
+%! % kda_chunk_bwd's dg = dGK, summed over the keys = dg
+%! P = gkgv_problem ('double', 13, 1);
+%! S0 = P.opts{find (strcmp (P.opts, 'InitialState')) + 1};
+%! g_kda = repmat (reshape (P.g, [1, size(P.g)]), [5 1 1]) + P.gk;
+%! [o1, S1] = gdn_recurrent (P.q, P.k, P.v, P.g, P.beta, P.opts{:}, 'GK', P.gk);
+%! [o2, S2] = kda_chunk (P.q, P.k, P.v, g_kda, P.beta, P.opts{:}, 'ChunkSize', 4);
+%! assert (la_ratio (o1, o2) < 1e-13 && la_ratio (S1, S2) < 1e-13);
+%! d1 = cell (1, 10);
+%! d2 = cell (1, 8);
+%! [d1{:}] = gdn_recurrent_bwd (P.q, P.k, P.v, P.g, P.beta, P.dout, P.dS, P.opts{:}, 'GK', P.gk);
+%! [d2{:}] = kda_chunk_bwd (P.q, P.k, P.v, g_kda, P.beta, P.dout, P.dS, P.opts{:}, 'ChunkSize', 4);
+%! assert (la_ratio (d1{9}, d2{4}) < 1e-12);
+%! assert (la_ratio (d1{4}, reshape (sum (d2{4}, 1), size (d1{4}))) < 1e-12);
+
+%!test
 %! % CuSeqlens: each sequence as its own call, with its slice of GK and GV
 %! cu = [0 4 11];
 %! P = rand_problem ('gdn', 'K', 5, 'V', 4, 'T', 11, 'HV', 2, 'Seed', 12, 'CuSeqlens', cu);
