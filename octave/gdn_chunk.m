@@ -43,16 +43,24 @@
 %                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
 %                                DtBias))
 %     ALog            none       HV values: the log decay rate of
-%                                'GateInKernel'
+%                                'GateInKernel'; optional with LowerBound
 %     DtBias          zeros      K x HV (KDA) or HV (GDN): the bias of
 %                                'GateInKernel'
 %     LowerBound      none       lb < 0: 'GateInKernel' uses lb sigmoid(...)
 %                                instead of the softplus form
+%     SafeGate        false      FLA's safe_gate: needs LowerBound in [-5, 0);
+%                                without GateInKernel g must lie in
+%                                [LowerBound, 0)
 %     BetaSigmoid     false      beta is a logit: beta_t = sigmoid(beta)
 %     AllowNegEigval  false      with 'BetaSigmoid': beta_t = 2 sigmoid(beta),
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     GK              none       K x T x HV x B log gate per key (FLA's gk):
+%                                S' = Diag(exp(g + GK)) S Diag(exp(GV));
+%                                recurrent paths only
+%     GV              none       V x T x HV x B log gate per value (FLA's gv),
+%                                with GK's formula; recurrent paths only
 %     Intermediates   false      return the per-chunk quantities of the
 %                                derivation (or their gradients) in aux
 %     Emulate         'none'     'bf16' or 'fp16': round inputs and stored

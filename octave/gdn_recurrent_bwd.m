@@ -2,6 +2,8 @@
 %
 %     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias] = ...
 %         gdn_recurrent_bwd (q, k, v, g, beta, dout, dS)
+%     [dq, dk, dv, dg, dbeta, dS0, dALog, dDtBias, dGK, dGV] = ...
+%         gdn_recurrent_bwd (q, k, v, g, beta, dout, dS, 'GK', gk, 'GV', gv)
 %     [...] = gdn_recurrent_bwd (q, k, v, g, beta, dout, dS, Name, Value, ...)
 %
 %   Given the inputs of [o, S] = gdn_recurrent (q, k, v, g, beta, ...)
@@ -45,16 +47,24 @@
 %                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
 %                                DtBias))
 %     ALog            none       HV values: the log decay rate of
-%                                'GateInKernel'
+%                                'GateInKernel'; optional with LowerBound
 %     DtBias          zeros      K x HV (KDA) or HV (GDN): the bias of
 %                                'GateInKernel'
 %     LowerBound      none       lb < 0: 'GateInKernel' uses lb sigmoid(...)
 %                                instead of the softplus form
+%     SafeGate        false      FLA's safe_gate: needs LowerBound in [-5, 0);
+%                                without GateInKernel g must lie in
+%                                [LowerBound, 0)
 %     BetaSigmoid     false      beta is a logit: beta_t = sigmoid(beta)
 %     AllowNegEigval  false      with 'BetaSigmoid': beta_t = 2 sigmoid(beta),
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     GK              none       K x T x HV x B log gate per key (FLA's gk):
+%                                S' = Diag(exp(g + GK)) S Diag(exp(GV));
+%                                recurrent paths only
+%     GV              none       V x T x HV x B log gate per value (FLA's gv),
+%                                with GK's formula; recurrent paths only
 %
 %   Outputs (each the shape of its input, in the working class):
 %     dq, dk, dv, dg, dbeta   the gradients of the inputs as given (of the
@@ -65,7 +75,9 @@
 %                             when no InitialState is given
 %     dALog, dDtBias          the gradients of ALog and DtBias with
 %                             'GateInKernel' (dDtBias the shape of DtBias,
-%                             or its default's), else []
+%                             or its default's), else []; dALog is [] when
+%                             no ALog is given (LowerBound form)
+%     dGK, dGV                the gradients of GK and GV when given, else []
 %
 %   Errors carry the identifiers gdn:nargin, gdn:nargout, gdn:badClass,
 %   gdn:badShape, gdn:badOption, gdn:badCuSeqlens and gdn:outOfMemory; the
@@ -122,7 +134,7 @@ end
 %! end
 
 %!error id=gdn:badShape gdn_recurrent_bwd (q, k, v, g, b, dO(:, 1:4, :, :), dS)
-%!error id=gdn:nargout [a1, a2, a3, a4, a5, a6, a7, a8, a9] = gdn_recurrent_bwd (q, k, v, g, b, dO, dS)
+%!error id=gdn:nargout [a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11] = gdn_recurrent_bwd (q, k, v, g, b, dO, dS)
 
 %!demo
 %! % memory against time: the checkpoint interval of the backward

@@ -43,11 +43,14 @@
 %                                DtBias), or LowerBound sigmoid(exp(ALog) (g +
 %                                DtBias))
 %     ALog            none       HV values: the log decay rate of
-%                                'GateInKernel'
+%                                'GateInKernel'; optional with LowerBound
 %     DtBias          zeros      K x HV (KDA) or HV (GDN): the bias of
 %                                'GateInKernel'
 %     LowerBound      none       lb < 0: 'GateInKernel' uses lb sigmoid(...)
 %                                instead of the softplus form
+%     SafeGate        false      FLA's safe_gate: needs LowerBound in [-5, 0);
+%                                without GateInKernel g must lie in
+%                                [LowerBound, 0)
 %     BetaSigmoid     false      beta is a logit: beta_t = sigmoid(beta)
 %     AllowNegEigval  false      with 'BetaSigmoid': beta_t = 2 sigmoid(beta),
 %                                in (0, 2)

@@ -194,6 +194,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   int rc;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
+  if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   x.maxnc = 1;
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);

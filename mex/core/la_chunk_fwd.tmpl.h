@@ -149,7 +149,7 @@ static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_wi
 
 /* Phase 0: the intra-chunk work of chunk ci of one item into its slot. */
 static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
-                                   ptrdiff_t item, ptrdiff_t ci, real_t *buf)
+                                   ptrdiff_t item, ptrdiff_t ci, real_t *buf, int *status)
 {
   const la_problem *p = x->p;
   const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
@@ -164,6 +164,16 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   ws.QG = sl.QG; ws.KC = sl.KC; ws.w = sl.w; ws.u = sl.u; ws.Aqk = sl.Aqk;
   LA_FN(chunk_intra)(p, c, it.q + K * t0, it.k + K * t0, it.v + V * t0, it.g + GD * t0,
                      it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
+  if (x->aux && x->aux->cond) { /* cond_1 (I + A_raw) of the chunk (aux.cond) */
+    real_t *inv = la_alloc(C * C, sizeof(real_t));
+    if (!inv) {
+      la_stop(status, LA_ENOMEM);
+      return;
+    }
+    ((real_t *)x->aux->cond)[x->first[n] + ci + x->first[p->N] * hv] =
+        LA_FN(la_chunk_cond1)(c, C, ws.Araw, inv);
+    free(inv);
+  }
   LA_FN(chunk_emu_intra)(p, c, 1, &ws);
   memcpy(sl.gam, ws.eG + K * (c - 1), sizeof(real_t) * (size_t)K);
   if (x->aux) LA_FN(chunk_aux_intra)(p, x->aux, it.s, hv, t0, c, it.g, &ws);
@@ -227,7 +237,7 @@ static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t
   const la_fwd_window w = LA_FN(fwd_window)(x, win);
   if (phase == 0) {
     if (la_poll(x->p, status)) return;
-    LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn, w.c0 + task % x->wn, ws);
+    LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn, w.c0 + task % x->wn, ws, status);
   } else {
     const ptrdiff_t vb = task % x->nvb, V = x->p->V;
     LA_FN(chunk_fwd_state)(x, w, w.i0 + task / x->nvb, V * vb / x->nvb, V * (vb + 1) / x->nvb,
@@ -308,6 +318,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   int rc;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
+  if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
     return LA_ENOMEM;
   LA_FN(chunk_number)(p, aux, first);

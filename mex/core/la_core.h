@@ -57,6 +57,9 @@ typedef struct la_problem {
   int gate_in_kernel;           /* g is raw; gate = f(g, A_log, dt_bias)   */
   int has_lower_bound;          /* use lower_bound * sigmoid(...) form     */
   double lower_bound;           /* < 0                                     */
+  int safe_gate;                /* FLA's safe_gate: needs a lower bound in
+                                   [-5, 0); without gate_in_kernel the
+                                   caller checks g in [lower_bound, 0)     */
   int beta_sigmoid;             /* beta is a logit                         */
   int allow_neg_eigval;         /* beta_used = 2 sigmoid(beta)             */
   int state_vk;                 /* states stored V x K instead of K x V    */
@@ -93,9 +96,15 @@ int la_problem_check(la_problem *p, la_check *why);
  * of the entry point called.  h0, dt_bias may be NULL (zeros). */
 typedef struct la_fwd_io {
   const void *q, *k, *v, *g, *beta;
-  const void *A_log;            /* HV, used when gate_in_kernel            */
+  const void *A_log;            /* HV, used when gate_in_kernel; may be
+                                   NULL with has_lower_bound (A_log = 0)   */
   const void *dt_bias;          /* K x HV (KDA) or HV (GDN), or NULL       */
   const void *h0;               /* initial states, or NULL                 */
+  const void *gk, *gv;          /* extra log gates of FLA's fused recurrent
+                                   GDN, K x T x HV x B and V x T x HV x B,
+                                   or NULL: S' = Diag(exp(g + gk)) S
+                                   Diag(exp(gv)); recurrent paths only (the
+                                   chunked ones answer LA_EARG)           */
   void *o;                      /* out: V x T x HV x B                     */
   void *ht;                     /* out: final states                       */
 } la_fwd_io;
@@ -103,12 +112,15 @@ typedef struct la_fwd_io {
 /* Backward arguments: the forward inputs, the output gradients, and the
  * gradient outputs (each the shape of its input).  dht may be NULL (zero).
  * dA_log and ddt_bias are written only when gate_in_kernel (ddt_bias is
- * always written then, even if dt_bias is NULL). */
+ * always written then, even if dt_bias is NULL; dA_log not when A_log is
+ * NULL). */
 typedef struct la_bwd_io {
   const void *q, *k, *v, *g, *beta, *A_log, *dt_bias, *h0;
   const void *dout, *dht;
   void *dq, *dk, *dv, *dg, *dbeta, *dh0, *dA_log, *ddt_bias;
   const struct la_chunk_bwd_aux *aux;   /* chunked backward only, or NULL */
+  const void *gk, *gv;          /* as in la_fwd_io (recurrent only)        */
+  void *dgk, *dgv;              /* their gradients (written when given)    */
 } la_bwd_io;
 
 /* Per-chunk quantities of the chunked forward ('Intermediates').  Every
@@ -122,9 +134,12 @@ typedef struct la_bwd_io {
  *   h      K x V x HV x NC: the state entering each chunk, chunks numbered
  *          sequence by sequence (always K x V, whatever state_vk says)
  *   chunk_seq, chunk_t0, chunk_len   NC entries each (0-based seq, start)
+ *   cond   NC x HV: cond_1(I + A_raw) = ||I + A_raw||_1 ||(I + A_raw)^-1||_1
+ *          of each chunk (exact, from the explicit inverse; c^3/3 flops)
  * la_chunk_count() gives NC. */
 typedef struct la_chunk_aux {
   void *G, *A_raw, *A, *w, *u, *Aqk, *h, *v_new;
+  void *cond;
   int64_t *chunk_seq, *chunk_t0, *chunk_len;
 } la_chunk_aux;
 

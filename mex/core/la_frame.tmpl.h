@@ -33,7 +33,8 @@ static void LA_FN(la_prep_free)(LA_FN(la_prep) *pp)
 }
 
 /* Apply the transforms p asks for.  With T = 0 there is nothing to
- * transform (and nothing is allocated).  LA_OK or LA_ENOMEM. */
+ * transform (and nothing is allocated).  LA_OK, LA_ENOMEM, or LA_EARG for
+ * a GateInKernel call without A_log and without a lower bound. */
 static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k, const void *g,
                               const void *beta, const void *A_log, const void *dt_bias,
                               LA_FN(la_prep) *pp)
@@ -61,6 +62,7 @@ static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k,
     pp->k = pp->own_k;
   }
   if (p->gate_in_kernel) {
+    if (!A_log && !p->has_lower_bound) return LA_EARG; /* only the lb form may omit A_log */
     if (!(pp->own_g = la_alloc(ngate, sizeof(real_t)))) goto nomem;
     LA_FN(la_gate_fwd)(p, (const real_t *)g, (const real_t *)A_log, (const real_t *)dt_bias,
                        pp->own_g);

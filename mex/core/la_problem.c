@@ -96,6 +96,11 @@ int la_problem_check(la_problem *p, la_check *why)
   if (!(p->l2norm_eps >= 0) || !isfinite(p->l2norm_eps))
     return refuse(why, "badOption", "option 'L2NormEps' must be finite and >= 0, got %g",
                   p->l2norm_eps);
+  if (p->safe_gate && !p->has_lower_bound)
+    return refuse(why, "badOption", "option 'SafeGate' needs 'LowerBound'");
+  if (p->safe_gate && p->lower_bound < -5) /* FLA's safe range */
+    return refuse(why, "badOption", "with 'SafeGate', 'LowerBound' must lie in [-5, 0), got %g",
+                  p->lower_bound);
   if (p->chunk < 0)
     return refuse(why, "badOption", "option 'ChunkSize' must be a positive integer, got %td",
                   p->chunk);

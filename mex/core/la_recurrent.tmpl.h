@@ -6,6 +6,13 @@
  * The backward keeps the state entering every segment of C = p->chunk steps
  * (forward sweep), then per segment from the last: recompute its C states,
  * and step back through them.  Memory per thread: (T/C + C) states.
+ *
+ * The extra gates gk (per key) and gv (per value) of FLA's fused recurrent
+ * GDN (docs/recurrence.md (2b)) enter as S' = Diag(exp(g + gk)) X with
+ * X = S_{t-1} Diag(exp(gv)): gk joins the decay vector a of the step, and
+ * gv scales the state's columns in place before the step; the backward
+ * keeps X (not S_{t-1}) as the recomputed state, so the step's backward is
+ * unchanged and dX turns into dS_{t-1} and dgv afterwards (rec_gv_bwd).
  */
 
 /* Per-thread workspace: the padded state (K x V4, dS in the backward) and
@@ -49,6 +56,69 @@ static inline void LA_FN(rec_load)(const la_problem *p, const real_t *src, real_
   memset(S + p->K * p->V, 0, sizeof(real_t) * (size_t)(p->K * (la_pad4(p->V) - p->V)));
 }
 
+/* The extra gates of one (sequence, value head): pointers to its first
+ * step, NULL when not given. */
+typedef struct {
+  const real_t *gk, *gv;
+  real_t *dgk, *dgv;
+} LA_FN(rec_gates);
+
+static LA_FN(rec_gates) LA_FN(rec_gates_of)(const la_problem *p, const void *gk, const void *gv,
+                                            void *dgk, void *dgv, la_seq s, ptrdiff_t hv)
+{
+  const ptrdiff_t ob = la_off_beta(p, s, hv); /* the step index of the item's first step */
+  LA_FN(rec_gates) e;
+  e.gk = gk ? (const real_t *)gk + p->K * ob : NULL;
+  e.gv = gv ? (const real_t *)gv + p->V * ob : NULL;
+  e.dgk = dgk ? (real_t *)dgk + p->K * ob : NULL;
+  e.dgv = dgv ? (real_t *)dgv + p->V * ob : NULL;
+  return e;
+}
+
+/* The decay vector of step t: a = exp(g_t), or exp(g_t + gk_t) (one
+ * exponential of the sum: no extra rounding, no product of two tiny
+ * factors); and the columns of X scaled by exp(gv_t). */
+static inline void LA_FN(rec_decay)(const la_problem *p, const real_t *g, const LA_FN(rec_gates) *e,
+                                    ptrdiff_t t, real_t *a)
+{
+  const ptrdiff_t K = p->K, GD = la_gate_dim(p);
+  ptrdiff_t i;
+  if (!e->gk) {
+    LA_FN(la_decay)(p, g + GD * t, a);
+    return;
+  }
+  for (i = 0; i < K; i++) a[i] = LA_EXP(g[GD * t + (p->kda ? i : 0)] + e->gk[K * t + i]);
+}
+
+static inline void LA_FN(rec_gv_fwd)(const la_problem *p, const LA_FN(rec_gates) *e, ptrdiff_t t,
+                                     real_t *X)
+{
+  ptrdiff_t i, j;
+  if (!e->gv) return;
+  for (j = 0; j < p->V; j++) {
+    const real_t b = LA_EXP(e->gv[p->V * t + j]);
+    for (i = 0; i < p->K; i++) X[i + p->K * j] *= b;
+  }
+}
+
+/* Backward of X = S Diag(exp(gv_t)): dS holds dL/dX on entry and dL/dS on
+ * return; dgv_t(j) = dX(:, j) . X(:, j). */
+static inline void LA_FN(rec_gv_bwd)(const la_problem *p, const LA_FN(rec_gates) *e, ptrdiff_t t,
+                                     const real_t *X, real_t *dS)
+{
+  ptrdiff_t i, j;
+  if (!e->gv) return;
+  for (j = 0; j < p->V; j++) {
+    const real_t b = LA_EXP(e->gv[p->V * t + j]);
+    real_t d = 0;
+    for (i = 0; i < p->K; i++) {
+      d += dS[i + p->K * j] * X[i + p->K * j];
+      dS[i + p->K * j] *= b;
+    }
+    if (e->dgv) e->dgv[p->V * t + j] = d;
+  }
+}
+
 /* What the item functions of both directions need. */
 typedef struct {
   const la_problem *p;
@@ -65,8 +135,9 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
-  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), GD = la_gate_dim(p);
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V);
   const real_t *q = it.q, *k = it.k, *v = it.v, *g = it.g, *beta = it.beta;
+  const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
   LA_FN(rec_ws) ws, *w = &ws;
   ptrdiff_t t;
 
@@ -75,7 +146,8 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   for (t = 0; t < it.s.len; t++) {
     if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return;
     memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
-    LA_FN(la_decay)(p, g + GD * t, w->a);
+    LA_FN(rec_decay)(p, g, &e, t, w->a);
+    LA_FN(rec_gv_fwd)(p, &e, t, w->S);
     LA_FN(rec_step)(K, V4, w->S, w->S, w->a, k + K * t, q + K * t, w->vp, beta[t],
                     (real_t)p->scale, w->op, w->ak);
     memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
@@ -105,9 +177,9 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
 /* Backward, forward sweep: the state entering every segment of C steps into
  * w->ckpt (w->seg serves as the running state).  0 if stopped. */
 static int LA_FN(rec_bwd_checkpoints)(const la_problem *p, const LA_FN(la_item) *it,
-                                      LA_FN(rec_ws) *w, int *status)
+                                      const LA_FN(rec_gates) *e, LA_FN(rec_ws) *w, int *status)
 {
-  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4, GD = la_gate_dim(p);
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4;
   const ptrdiff_t C = p->chunk, nseg = (it->s.len + C - 1) / C;
   real_t *S = w->seg; /* the segment buffer is free during the forward sweep */
   ptrdiff_t c, t;
@@ -118,7 +190,8 @@ static int LA_FN(rec_bwd_checkpoints)(const la_problem *p, const LA_FN(la_item) 
     memcpy(w->ckpt + KV * c, S, sizeof(real_t) * (size_t)KV);
     for (t = c * C; t < (c + 1) * C; t++) {
       memcpy(w->vp, it->v + V * t, sizeof(real_t) * (size_t)V);
-      LA_FN(la_decay)(p, it->g + GD * t, w->a);
+      LA_FN(rec_decay)(p, it->g, e, t, w->a);
+      LA_FN(rec_gv_fwd)(p, e, t, S);
       LA_FN(rec_step)(K, V4, S, S, w->a, it->k + K * t, NULL, w->vp, it->beta[t],
                       (real_t)p->scale, NULL, w->ak);
     }
@@ -128,11 +201,13 @@ static int LA_FN(rec_bwd_checkpoints)(const la_problem *p, const LA_FN(la_item) 
 }
 
 /* Backward of steps [t0, t1) (one segment): recompute its states S_{t-1}
- * into w->seg from the checkpoint, then step back; w->S holds dS. */
-static void LA_FN(rec_bwd_segment)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t c,
-                                   ptrdiff_t t0, ptrdiff_t t1, LA_FN(rec_ws) *w)
+ * (X_t with GV) into w->seg from the checkpoint, then step back; w->S holds
+ * dS. */
+static void LA_FN(rec_bwd_segment)(const la_problem *p, const LA_FN(la_item) *it,
+                                   const LA_FN(rec_gates) *e, ptrdiff_t c, ptrdiff_t t0,
+                                   ptrdiff_t t1, LA_FN(rec_ws) *w)
 {
-  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4, GD = la_gate_dim(p);
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4;
   const real_t scale = (real_t)p->scale;
   real_t *seg = w->seg;
   ptrdiff_t t, i;
@@ -140,18 +215,22 @@ static void LA_FN(rec_bwd_segment)(const la_problem *p, const LA_FN(la_item) *it
   memcpy(seg, w->ckpt + KV * c, sizeof(real_t) * (size_t)KV);
   for (t = t0; t < t1 - 1; t++) { /* seg[t - t0] = S_{t-1} */
     memcpy(w->vp, it->v + V * t, sizeof(real_t) * (size_t)V);
-    LA_FN(la_decay)(p, it->g + GD * t, w->a);
+    LA_FN(rec_decay)(p, it->g, e, t, w->a);
+    LA_FN(rec_gv_fwd)(p, e, t, seg + KV * (t - t0));
     LA_FN(rec_step)(K, V4, seg + KV * (t - t0), seg + KV * (t - t0 + 1), w->a, it->k + K * t,
                     NULL, w->vp, it->beta[t], scale, NULL, w->ak);
   }
+  LA_FN(rec_gv_fwd)(p, e, t1 - 1, seg + KV * (t1 - 1 - t0));
   for (t = t1 - 1; t >= t0; t--) {
     memcpy(w->vp, it->v + V * t, sizeof(real_t) * (size_t)V);
     memcpy(w->op, it->dout + V * t, sizeof(real_t) * (size_t)V);
-    LA_FN(la_decay)(p, it->g + GD * t, w->a);
+    LA_FN(rec_decay)(p, it->g, e, t, w->a);
     LA_FN(rec_step_bwd)(K, V4, seg + KV * (t - t0), w->S, w->a, it->k + K * t, it->q + K * t,
                         w->vp, it->beta[t], scale, w->op, it->dq + K * t, it->dk + K * t, w->dvp,
                         w->dgv, it->dbeta + t, w->ak);
     memcpy(it->dv + V * t, w->dvp, sizeof(real_t) * (size_t)V);
+    LA_FN(rec_gv_bwd)(p, e, t, seg + KV * (t - t0), w->S);
+    if (e->dgk) memcpy(e->dgk + K * t, w->dgv, sizeof(real_t) * (size_t)K);
     if (p->kda) {
       memcpy(it->dg + K * t, w->dgv, sizeof(real_t) * (size_t)K);
     } else {
@@ -168,17 +247,19 @@ static void LA_FN(rec_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, x->f, x->bio, n, hv);
+  const la_bwd_io *io = x->bio;
+  const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, io->gk, io->gv, io->dgk, io->dgv, it.s, hv);
   const ptrdiff_t C = p->chunk, nseg = (it.s.len + C - 1) / C;
   LA_FN(rec_ws) ws, *w = &ws;
   ptrdiff_t c;
 
   LA_FN(rec_ws_carve)(p, 1, x->maxlen, buf, w);
-  if (!LA_FN(rec_bwd_checkpoints)(p, &it, w, status)) return;
+  if (!LA_FN(rec_bwd_checkpoints)(p, &it, &e, w, status)) return;
   LA_FN(rec_load)(p, it.dht, w->S);
   for (c = nseg - 1; c >= 0; c--) {
     const ptrdiff_t t0 = c * C, t1 = (c + 1) * C < it.s.len ? (c + 1) * C : it.s.len;
     if (la_poll(p, status)) return;
-    LA_FN(rec_bwd_segment)(p, &it, c, t0, t1, w);
+    LA_FN(rec_bwd_segment)(p, &it, &e, c, t0, t1, w);
   }
   LA_FN(la_state_store)(p, w->S, it.dh0);
 }

@@ -4,6 +4,10 @@
  * GDN), A_log (HV) and dt_bias (GD x HV, or NULL), with x = g + dt_bias:
  *   g_used = -exp(A_log) softplus(x)                      (default)
  *   g_used = lower_bound sigmoid(exp(A_log) x)            (has_lower_bound)
+ *   g_used = lower_bound sigmoid(x)                       (has_lower_bound,
+ *                                                          A_log NULL)
+ * A NULL A_log counts as A_log = 0 (exp = 1); the caller allows it only with
+ * a lower bound (la_prep_fwd), and then no dA_log is written.
  */
 
 static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real_t *al,
@@ -13,7 +17,7 @@ static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real
   ptrdiff_t hv;
 #pragma omp parallel for schedule(static)
   for (hv = 0; hv < p->HV; hv++) {
-    const real_t A = LA_EXP(al[hv]);
+    const real_t A = al ? LA_EXP(al[hv]) : 1;
     ptrdiff_t b, t, i;
     for (b = 0; b < p->B; b++)
       for (t = 0; t < p->T; t++) {
@@ -32,7 +36,8 @@ static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real
 #define LA_RED_BLOCK 256
 
 /* Backward: dg holds dL/dg_used on entry and dL/dg (raw) on return; writes
- * dA_log (HV) and ddt_bias (GD x HV).  gu: g_used of the forward. */
+ * dA_log (HV; not when A_log is NULL) and ddt_bias (GD x HV).  gu: g_used
+ * of the forward. */
 static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real_t *al,
                                const real_t *db, const real_t *gu, real_t *dg, real_t *dal,
                                real_t *ddb)
@@ -42,7 +47,7 @@ static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real
   ptrdiff_t hv;
 #pragma omp parallel for schedule(static)
   for (hv = 0; hv < p->HV; hv++) {
-    const real_t A = LA_EXP(al[hv]);
+    const real_t A = al ? LA_EXP(al[hv]) : 1;
     real_t sA = 0, bA = 0;          /* total and block partial of dA_log */
     real_t *sb = ddb + GD * hv;     /* totals of ddt_bias                */
     ptrdiff_t b, t, i, cnt = 0;
@@ -75,7 +80,7 @@ static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real
       }
     for (i = 0; blk && i < GD; i++) sb[i] += blk[i];
     sA += bA;
-    dal[hv] = sA;
+    if (al && dal) dal[hv] = sA;
     free(blk);
   }
 }

@@ -90,7 +90,7 @@ static void fail_status(const la_call *c, int rc)
 /* ---- the 'Intermediates' struct of the chunked forward ------------------- */
 
 static const char *const k_aux_fields[] = {"G", "A_raw", "A", "w", "u", "Aqk", "h", "v_new",
-                                           "chunks", "ChunkSize"};
+                                           "chunks", "ChunkSize", "cond"};
 
 static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
 {
@@ -100,6 +100,7 @@ static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
   la_need_add(c, total, "aux.w", p->K, p->T, p->HV, p->B, elem(c));
   la_need_add(c, total, "aux.u, aux.v_new", 2 * p->V, p->T, p->HV, p->B, elem(c));
   la_need_add(c, total, "aux.h", p->K, p->V, p->HV, NC, elem(c));
+  la_need_add(c, total, "aux.cond", NC, p->HV, 1, 1, elem(c));
   la_need_add(c, total, "aux.chunks", NC, 3, 2, 1, sizeof(double)); /* and its int64 copy */
 }
 
@@ -107,7 +108,7 @@ static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
 static mxArray *make_aux(const la_call *c, la_chunk_aux *aux, ptrdiff_t NC)
 {
   const la_problem *p = &c->p;
-  mxArray *s = mxCreateStructMatrix(1, 1, 10, (const char **)k_aux_fields), *a;
+  mxArray *s = mxCreateStructMatrix(1, 1, 11, (const char **)k_aux_fields), *a;
   a = like(c, c->g, 1); mxSetField(s, 0, "G", a); aux->G = mxGetData(a);
   a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
   a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
@@ -116,6 +117,7 @@ static mxArray *make_aux(const la_call *c, la_chunk_aux *aux, ptrdiff_t NC)
   a = like(c, c->v, 1); mxSetField(s, 0, "u", a); aux->u = mxGetData(a);
   a = like(c, c->v, 1); mxSetField(s, 0, "v_new", a); aux->v_new = mxGetData(a);
   a = new_array(c, p->K, p->V, p->HV, NC, 1); mxSetField(s, 0, "h", a); aux->h = mxGetData(a);
+  a = new_array(c, NC, p->HV, 1, 1, 1); mxSetField(s, 0, "cond", a); aux->cond = mxGetData(a);
   aux->chunk_seq = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * 3 * sizeof(int64_t));
   aux->chunk_t0 = aux->chunk_seq + NC;
   aux->chunk_len = aux->chunk_seq + 2 * NC;
@@ -215,6 +217,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
   io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
+  io.gk = c->gk; io.gv = c->gv;
   io.o = mxGetData(out[0]);
   io.ht = mxGetData(out[1]);
   if (c->chunked)
@@ -240,7 +243,7 @@ static void gate_grad_arrays(const la_call *c, mxArray **dalog, mxArray **ddtb)
 {
   const la_problem *p = &c->p;
   const int gik = p->gate_in_kernel;
-  *dalog = gik ? like(c, c->alog_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
+  *dalog = gik && c->alog_arr ? like(c, c->alog_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
   *ddtb = !gik ? mxCreateDoubleMatrix(0, 0, mxREAL)
           : c->dtb_arr ? like(c, c->dtb_arr, 0)
                        : new_array(c, p->kda ? p->K : p->HV, p->kda ? p->HV : 1, 1, 1, 0);
@@ -263,7 +266,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   const int want_aux = c->chunked && c->intermediates && nlhs > 8;
   const ptrdiff_t NC = want_aux ? la_chunk_count(p) : 0;
   ptrdiff_t total = 0;
-  mxArray *out[9] = {NULL};
+  mxArray *out[10] = {NULL};
   la_bwd_io io;
   la_chunk_bwd_aux aux;
   int rc, i;
@@ -272,6 +275,8 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   need_grads(c, &total);
   need_state(c, &total, "dS0");
   if (want_aux) need_bwd_aux(c, &total, NC);
+  if (c->gk_arr) need_like(c, &total, "dGK", c->gk_arr);
+  if (c->gv_arr) need_like(c, &total, "dGV", c->gv_arr);
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
@@ -284,8 +289,12 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   gate_grad_arrays(c, &out[6], &out[7]);
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
-  if (want_aux) out[8] = make_bwd_aux(c, &aux, NC);
-  else if (c->chunked) out[8] = mxCreateStructMatrix(1, 1, 0, NULL);
+  if (c->chunked) {
+    out[8] = want_aux ? make_bwd_aux(c, &aux, NC) : mxCreateStructMatrix(1, 1, 0, NULL);
+  } else {
+    out[8] = c->gk_arr ? like(c, c->gk_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
+    out[9] = c->gv_arr ? like(c, c->gv_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
+  }
   io.aux = want_aux ? &aux : NULL;
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
@@ -294,17 +303,20 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.dht = c->dht;
   io.dq = mxGetData(out[0]); io.dk = mxGetData(out[1]); io.dv = mxGetData(out[2]);
   io.dg = mxGetData(out[3]); io.dbeta = mxGetData(out[4]); io.dh0 = mxGetData(out[5]);
-  io.dA_log = gik ? mxGetData(out[6]) : NULL;
+  io.dA_log = gik && c->alog_arr ? mxGetData(out[6]) : NULL;
   io.ddt_bias = gik ? mxGetData(out[7]) : NULL;
+  io.gk = c->gk; io.gv = c->gv;
+  io.dgk = c->gk_arr && !c->chunked ? mxGetData(out[8]) : NULL;
+  io.dgv = c->gv_arr && !c->chunked ? mxGetData(out[9]) : NULL;
   if (c->chunked)
     rc = c->dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);
   else
     rc = c->dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
   if (rc) {
-    destroy_all(out, 9);
+    destroy_all(out, 10);
     fail_status(c, rc);
   }
-  for (i = 0; i < 9; i++) {
+  for (i = 0; i < 10; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
     else if (out[i]) mxDestroyArray(out[i]);
   }
@@ -372,7 +384,7 @@ static void run_map_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.dP = c->dp; io.dR = c->dht;
   io.dk = mxGetData(out[0]); io.dv = mxGetData(out[1]);
   io.dg = mxGetData(out[2]); io.dbeta = mxGetData(out[3]);
-  io.dA_log = gik ? mxGetData(out[4]) : NULL;
+  io.dA_log = gik && c->alog_arr ? mxGetData(out[4]) : NULL;
   io.ddt_bias = gik ? mxGetData(out[5]) : NULL;
   rc = c->dbl ? la_state_map_bwd_d(p, &io) : la_state_map_bwd_s(p, &io);
   if (rc) {
@@ -429,7 +441,9 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   c.backward = which % 2;
   c.map = which >= 8; /* computed on the chunked path */
   c.chunked = c.map || (which % 4) >= 2;
-  max_out = c.map ? (c.backward ? 6 : 2) : (c.backward ? 8 : 2) + c.chunked;
+  /* gdn_recurrent_bwd: dGK, dGV; the chunked backwards: aux */
+  max_out = c.map ? (c.backward ? 6 : 2)
+                  : c.backward ? (which == 5 ? 10 : 8 + c.chunked) : 2 + c.chunked;
   if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
   la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
   la_emulate_inputs(&c);

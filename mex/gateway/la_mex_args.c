@@ -260,11 +260,14 @@ static void apply_options(la_call *c, const mxArray *val[])
   p->allow_neg_eigval = flag_value(val[LA_OPT_ALLOW_NEG_EIGVAL]);
   p->has_lower_bound = val[LA_OPT_LOWER_BOUND] != NULL;
   p->lower_bound = p->has_lower_bound ? mxGetScalar(val[LA_OPT_LOWER_BOUND]) : 0;
+  p->safe_gate = flag_value(val[LA_OPT_SAFE_GATE]);
   c->intermediates = flag_value(val[LA_OPT_INTERMEDIATES]);
   p->emulate = la_emulate_value(c, val[LA_OPT_EMULATE]);
   c->h0_arr = val[LA_OPT_INITIAL_STATE];
   c->alog_arr = val[LA_OPT_A_LOG];
   c->dtb_arr = val[LA_OPT_DT_BIAS];
+  c->gk_arr = val[LA_OPT_GK];
+  c->gv_arr = val[LA_OPT_GV];
   if (val[LA_OPT_STATE_LAYOUT]) {
     const mxChar *s = mxGetChars(val[LA_OPT_STATE_LAYOUT]);
     const int two = mxGetNumberOfElements(val[LA_OPT_STATE_LAYOUT]) == 2;
@@ -323,9 +326,10 @@ static void check_gate_params(la_call *c)
   char b1[96], b2[96];
   mwSize d[2];
   if (!p->gate_in_kernel) return;
-  if (!c->alog_arr)
-    la_fail(c, "badOption", "GateInKernel needs 'ALog' (HV = %td values)", p->HV);
-  if (!is_vector_of(c->alog_arr, (mwSize)p->HV))
+  if (!c->alog_arr && !p->has_lower_bound)
+    la_fail(c, "badOption", "GateInKernel needs 'ALog' (HV = %td values) or 'LowerBound'",
+            p->HV);
+  if (c->alog_arr && !is_vector_of(c->alog_arr, (mwSize)p->HV))
     la_fail(c, "badShape", "ALog must be a vector of HV = %td values, got %s", p->HV,
             la_dims_str(c->alog_arr, b1, sizeof b1));
   d[0] = (mwSize)p->K;
@@ -336,6 +340,53 @@ static void check_gate_params(la_call *c)
   if (c->dtb_arr && !p->kda && !is_vector_of(c->dtb_arr, (mwSize)p->HV))
     la_fail(c, "badShape", "DtBias must be a vector of HV = %td values, got %s", p->HV,
             la_dims_str(c->dtb_arr, b2, sizeof b2));
+}
+
+/* GK (K x T x HV x B) and GV (V x T x HV x B) of GDN: the recurrent
+ * paths only (docs/recurrence.md (2b)) */
+static void check_extra_gates(la_call *c)
+{
+  const la_problem *p = &c->p;
+  const mxArray *a[2];
+  const char *name[2] = {"GK", "GV"};
+  char b1[96], b2[96];
+  mwSize d[4];
+  int i;
+  a[0] = c->gk_arr;
+  a[1] = c->gv_arr;
+  if ((a[0] || a[1]) && c->chunked)
+    la_fail(c, "badOption", "'GK' and 'GV' are supported by gdn_recurrent and "
+            "gdn_recurrent_bwd only, not by the chunked paths (GK alone: kda_chunk with "
+            "the per-key gate g + GK computes the same)");
+  d[1] = (mwSize)p->T;
+  d[2] = (mwSize)p->HV;
+  d[3] = (mwSize)p->B;
+  for (i = 0; i < 2; i++) {
+    d[0] = (mwSize)(i == 0 ? p->K : p->V);
+    if (a[i] && !has_dims(a[i], d, 4))
+      la_fail(c, "badShape", "%s must be %s x T x HV x B = %s, got %s", name[i],
+              i == 0 ? "K" : "V", dims_text(d, 4, b1, sizeof b1),
+              la_dims_str(a[i], b2, sizeof b2));
+  }
+}
+
+/* 'SafeGate' without 'GateInKernel': the gate is used as given, so it must
+ * already lie in [LowerBound, 0) (FLA clamps; a value outside is an error
+ * here, never silently changed). */
+static void check_safe_gate(const la_call *c)
+{
+  const size_t n = mxGetNumberOfElements(c->g);
+  const double lb = c->p.lower_bound;
+  size_t i;
+  double gi = 0;
+  if (!c->p.safe_gate || c->p.gate_in_kernel) return;
+  for (i = 0; i < n; i++) {
+    gi = c->dbl ? mxGetPr(c->g)[i] : (double)((const float *)mxGetData(c->g))[i];
+    if (!(gi >= lb && gi < 0)) break;
+  }
+  if (i < n)
+    la_fail(c, "badOption", "with 'SafeGate' every g must lie in [LowerBound, 0) = [%g, 0), "
+            "got g(%lu) = %g", lb, (unsigned long)i + 1, gi);
 }
 
 /* A gate in log space above 0 makes the state grow: legal, but almost
@@ -377,6 +428,8 @@ void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[
   check_states(c, c->backward ? prhs[6] : NULL);
   if (c->map && c->backward) check_dp(c, prhs[5]);
   check_gate_params(c);
+  check_extra_gates(c);
+  check_safe_gate(c);
   warn_positive_gate(c);
 }
 
@@ -397,6 +450,8 @@ void la_need_inputs(const la_call *c, ptrdiff_t *total)
   need_copy(c, total, c->dp_arr, "the working-class copy of dP");
   need_copy(c, total, gik ? c->alog_arr : NULL, "the working-class copy of ALog");
   need_copy(c, total, gik ? c->dtb_arr : NULL, "the working-class copy of DtBias");
+  need_copy(c, total, c->gk_arr, "the working-class copy of GK");
+  need_copy(c, total, c->gv_arr, "the working-class copy of GV");
 }
 
 /* a, or an mxMalloc'd copy of it in the working class (sized by need_copy) */
@@ -426,4 +481,6 @@ void la_convert_inputs(la_call *c)
   c->dp = as_working(c, c->dp_arr);
   c->A_log = c->p.gate_in_kernel ? as_working(c, c->alog_arr) : NULL;
   c->dt_bias = c->p.gate_in_kernel ? as_working(c, c->dtb_arr) : NULL;
+  c->gk = as_working(c, c->gk_arr);
+  c->gv = as_working(c, c->gv_arr);
 }

@@ -28,7 +28,9 @@ typedef struct la_call {
   int dbl;             /* working class: 1 double, 0 single  */
   const mxArray *q, *k, *v, *g, *beta, *dout;   /* the fixed arguments */
   const mxArray *h0_arr, *dht_arr, *alog_arr, *dtb_arr, *dp_arr;   /* or NULL */
+  const mxArray *gk_arr, *gv_arr;                /* GDN's GK, GV, or NULL */
   const void *h0, *dht, *A_log, *dt_bias, *dp;   /* converted, or NULL  */
+  const void *gk, *gv;                           /* converted, or NULL  */
   int intermediates;
 } la_call;
 

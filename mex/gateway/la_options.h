@@ -40,7 +40,8 @@ enum {
   LA_F_ALL = 0xfff,
   LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK,
   LA_F_CHUNK_BWD = LA_F_KDA_CHUNK_BWD | LA_F_GDN_CHUNK_BWD,
-  LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_CHUNK_BWD
+  LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_CHUNK_BWD,
+  LA_F_GDN = LA_F_GDN_RECURRENT | LA_F_GDN_RECURRENT_BWD | LA_F_GDN_CHUNK | LA_F_GDN_CHUNK_BWD
 };
 
 /* How an option's value is checked. */
@@ -73,17 +74,23 @@ typedef enum la_opt_kind {
   X(GATE_IN_KERNEL, "GateInKernel", LA_KIND_FLAG, "false", LA_F_ALL,                          \
     "g is raw: gate = -exp(ALog) softplus(g + DtBias), or LowerBound sigmoid(exp(ALog) (g + DtBias))") \
   X(A_LOG, "ALog", LA_KIND_ARRAY, "none", LA_F_ALL,                                           \
-    "HV values: the log decay rate of 'GateInKernel'")                                       \
+    "HV values: the log decay rate of 'GateInKernel'; optional with LowerBound")             \
   X(DT_BIAS, "DtBias", LA_KIND_ARRAY, "zeros", LA_F_ALL,                                      \
     "K x HV (KDA) or HV (GDN): the bias of 'GateInKernel'")                                  \
   X(LOWER_BOUND, "LowerBound", LA_KIND_NEGATIVE, "none", LA_F_ALL,                            \
     "lb < 0: 'GateInKernel' uses lb sigmoid(...) instead of the softplus form")              \
+  X(SAFE_GATE, "SafeGate", LA_KIND_FLAG, "false", LA_F_ALL,                                   \
+    "FLA's safe_gate: needs LowerBound in [-5, 0); without GateInKernel g must lie in [LowerBound, 0)") \
   X(BETA_SIGMOID, "BetaSigmoid", LA_KIND_FLAG, "false", LA_F_ALL,                             \
     "beta is a logit: beta_t = sigmoid(beta)")                                               \
   X(ALLOW_NEG_EIGVAL, "AllowNegEigval", LA_KIND_FLAG, "false", LA_F_ALL,                      \
     "with 'BetaSigmoid': beta_t = 2 sigmoid(beta), in (0, 2)")                               \
   X(STATE_LAYOUT, "StateLayout", LA_KIND_CHOICE, "'KV'", LA_F_ALL,                            \
     "'KV' or 'VK': states (InitialState, S, dS, dS0) are K x V or V x K per head")           \
+  X(GK, "GK", LA_KIND_ARRAY, "none", LA_F_GDN,                                               \
+    "K x T x HV x B log gate per key (FLA's gk): S' = Diag(exp(g + GK)) S Diag(exp(GV)); recurrent paths only") \
+  X(GV, "GV", LA_KIND_ARRAY, "none", LA_F_GDN,                                               \
+    "V x T x HV x B log gate per value (FLA's gv), with GK's formula; recurrent paths only")  \
   X(INTERMEDIATES, "Intermediates", LA_KIND_FLAG, "false", LA_F_CHUNK_FWD | LA_F_CHUNK_BWD,   \
     "return the per-chunk quantities of the derivation (or their gradients) in aux")        \
   X(EMULATE, "Emulate", LA_KIND_CHOICE, "'none'", LA_F_CHUNK,                                 \

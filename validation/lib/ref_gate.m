@@ -9,7 +9,9 @@
 %   a = exp (ALog) per value head, the gate used is
 %       g = -a .* softplus (x)                  (LowerBound empty)
 %       g = LowerBound * sigmoid (a .* x)        (LowerBound = lb < 0)
-%   with the overflow-free ref_softplus and ref_sigmoid.  back maps the
+%   with the overflow-free ref_softplus and ref_sigmoid.  ALog may be []
+%   with a LowerBound (FLA's gate without A_log): a = 1, and dALog is [].
+%   back maps the
 %   gradient dg of the used gate to those of graw, ALog and DtBias (each in
 %   the shape of its input; dDtBias K x HV or HV x 1 when DtBias was []).
 %
@@ -36,7 +38,11 @@ function [g, back] = ref_gate (op, graw, alog, dtb, lb)
     dtb = zeros (bias_out);
   end
   x = graw + reshape (double (dtb), bias_shape);
-  a = reshape (exp (double (alog(:))), head_shape);
+  if (isempty (alog) && ~isempty (lb))
+    a = 1;                        % the LowerBound form without ALog
+  else
+    a = reshape (exp (double (alog(:))), head_shape);
+  end
   if (isempty (lb))
     g = -a .* ref_softplus (x);
     dg_dx = -a .* ref_sigmoid (x);
@@ -56,7 +62,11 @@ function [dgraw, dalog, ddtb] = gate_back (dg, dg_dx, dg_dalog, other_dims, alog
   for d = other_dims
     per_head = sum (per_head, d);
   end
-  dalog = reshape (sum (per_head, 1), alog_size);
+  if (prod (alog_size) == 0)
+    dalog = [];                   % no ALog given: nothing to differentiate
+  else
+    dalog = reshape (sum (per_head, 1), alog_size);
+  end
   ddtb = dgraw;
   for d = other_dims
     ddtb = sum (ddtb, d);
@@ -68,6 +78,13 @@ end
 %! % softplus form at x = 0: g = -exp (ALog) log 2
 %! g = ref_gate ('gdn', zeros (3, 2), [0; log(2)], [], []);
 %! assert (g, -log (2) * [1 2; 1 2; 1 2], eps);
+%!test
+%! % without ALog the LowerBound form is lb sigmoid (x), and dALog is []
+%! x = randn (3, 2);
+%! [g, back] = ref_gate ('gdn', x, [], [0.5; -1], -4);
+%! assert (g, -4 ./ (1 + exp (-(x + [0.5 -1]))), 1e-14);
+%! [~, dalog] = back (ones (3, 2));
+%! assert (isempty (dalog));
 %!test
 %! % the LowerBound form stays in (lb, 0)
 %! g = ref_gate ('kda', randn (4, 5, 2), [0; 1], randn (4, 2), -3);

@@ -51,8 +51,8 @@ function U = ref_transform (op, q, k, v, g, beta, varargin)
     k = ref_l2norm (k, opt.L2NormEps);
   end
   if (opt.GateInKernel)
-    if (isempty (opt.ALog))
-      error ('ref_transform: GateInKernel needs ALog');
+    if (isempty (opt.ALog) && isempty (opt.LowerBound))
+      error ('ref_transform: GateInKernel needs ALog or LowerBound');
     end
     g = ref_gate (op, g, opt.ALog, opt.DtBias, double (opt.LowerBound));
   end

@@ -24,7 +24,7 @@
 %!  if (p.bwd)
 %!    p.names = [p.names, {'dout', 'dS'}];
 %!    p.args = [p.args, {randn(3, 6, 2), randn(4, 3, 2)}];
-%!    p.nout_max = 8 + p.chunk;
+%!    p.nout_max = 8 + p.chunk + 2 * strcmp (fname, 'gdn_recurrent_bwd');   % aux; dGK, dGV
 %!  end
 %!endfunction
 
