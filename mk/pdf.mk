@@ -5,8 +5,9 @@
 PDF_PKGS  := pandoc texlive-latex-recommended texlive-fonts-recommended lmodern
 PDF_OUT   := $(BUILD)/kdagdn-math.pdf
 PDF_DOCS  := docs/README.md docs/recurrence.md docs/chunk_forward.md \
-             docs/chunk_backward.md docs/stability.md docs/flops.md docs/api.md \
-             docs/references.md
+             docs/chunk_backward.md docs/stability.md docs/flops.md \
+             docs/hazards.md docs/emulation.md docs/state_map.md \
+             docs/conventions.md docs/api.md docs/references.md
 
 .PHONY: pdf deps-pdf
 TEST_STEPS += pdf

@@ -7,7 +7,7 @@ function ok = run_validation (mode, failfast)
 %   run_validation (mode, 'failfast')  stop after the first section with a
 %                              failed check (make mutants)
 %
-%   Six sections: the C core against independent references at hard sizes
+%   Nine sections: the C core against independent references at hard sizes
 %   (and the checkers can fail); every gradient against central finite differences
 %   (double); every numbered equation of docs/ reproduced; precision of
 %   single and double results against an independent plain-Octave double
