@@ -32,10 +32,11 @@ function c = fuzz_mutate (c)
         c.args = c.args(1:n);
         c.desc = sprintf ('only %d arguments', n);
       else
-        % one more than the most outputs (the chunked backward's ninth is aux)
+        % one more than the most outputs (the chunked backward's ninth is
+        % aux; gdn_recurrent_bwd's ninth and tenth are dGK, dGV)
         c.nout = 3 + ~isempty (strfind (c.fname, 'chunk'));
         if (nposit == 7)
-          c.nout = 10;
+          c.nout = 10 + strcmp (c.fname, 'gdn_recurrent_bwd');
         end
         c.desc = sprintf ('%d outputs', c.nout);
       end
