@@ -11,7 +11,8 @@
 %     backward   optional do, dht with the kernel's dq dk dv dg dbeta
 %                (or db), dh0, dA_log, ddt_bias
 %     intermediates  optional g_cumsum (log2, as FLA keeps it), Akk, Aqk,
-%                w, u, v_new, h ([B, NT, HV, K, V])
+%                w, u, v_new, h ([B, NT, HV, K, V]); with do, the
+%                backward's dh, dAqk, dAkk, dw, du, dv_new
 %   each as NAME.npy, an entry NAME of any .safetensors or .npz file, or a
 %   variable NAME of any .mat file in the folder, and meta.json with FLA's
 %   option names: scale, chunk_size, cu_seqlens, use_qk_l2norm_in_kernel,

@@ -34,8 +34,10 @@ function [ref, notes] = verify_compute (op, t, opts, problem)
       dht = la_from_fla ('dht', t.dht, conv{:});
     end
     bwd = str2func ([op '_chunk_bwd']);
-    grads = cell (1, 8);
-    [grads{:}] = bwd (in{:}, la_from_fla ('do', t.do, conv{:}), dht, opts{:});
+    grads = cell (1, 9);
+    [grads{:}] = bwd (in{:}, la_from_fla ('do', t.do, conv{:}), dht, opts{:}, ...
+                      'Intermediates', true);
+    ref = verify_bwd_intermediates (op, t, ref, grads{9}, aux, problem, nb);
     names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0', 'dA_log', 'ddt_bias'};
     for i = 1:numel (names)
       ref.(names{i}) = la_to_fla (names{i}, grads{i}, conv{:});

@@ -117,6 +117,39 @@
 %! assert (~isempty (strfind (notes, '`dh`: not checked')));
 %! assert (~isempty (strfind (notes, '`qg`: not checked')));
 
+%!test
+%! % the backward's intermediates (dh, dAqk, dAkk, dw, du, dv_new) are checked
+%! % against the chunked backward's 'Intermediates', and a wrong chunk of dh fails
+%! K = 5; V = 4; T = 20; C = 8;
+%! q = randn (K, T); k = randn (K, T); k = k ./ sqrt (sum (k .^ 2, 1));
+%! v = randn (V, T); g = -rand (K, T) / 2; beta = rand (T, 1); dout = randn (V, T);
+%! [o, S, aux] = kda_chunk (q, k, v, g, beta, 'ChunkSize', C, 'Intermediates', true);
+%! out = cell (1, 9);
+%! [out{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, [], 'ChunkSize', C, 'Intermediates', true);
+%! b = out{9};
+%! dakk = b.dA;                               % FLA's Akk carries no beta
+%! for n = 1:size (aux.chunks, 1)
+%!   c = aux.chunks(n, 3);  cols = aux.chunks(n, 2) + (0:c - 1);
+%!   dakk(1:c, cols) = b.dA(1:c, cols) .* beta(cols);
+%! end
+%! s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), 'v', la_to_fla ('v', v), ...
+%!             'g', la_to_fla ('g', g), 'beta', la_to_fla ('beta', beta), ...
+%!             'o', la_to_fla ('o', o), 'do', la_to_fla ('do', dout), ...
+%!             'dq', la_to_fla ('dq', out{1}), 'dh', la_to_fla ('dh', b.dh), ...
+%!             'dAqk', la_to_fla ('Aqk', b.dAqk), 'dAkk', la_to_fla ('Akk', dakk), ...
+%!             'dw', la_to_fla ('w', b.dw), 'du', la_to_fla ('u', b.du), ...
+%!             'dv_new', la_to_fla ('v_new', b.dv_new));
+%! s.meta = struct ('dtype', 'float64', 'chunk_size', C);
+%! [ok, report] = kda_verify (s);
+%! assert (ok);
+%! names = {report.rows.name};
+%! assert (all (ismember ({'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'}, names)));
+%! s.dh(1, 2, 1, :, :) = s.dh(1, 2, 1, :, :) + 1;    % the second chunk's dh
+%! [ok, report] = kda_verify (s);
+%! assert (~ok);
+%! r = report.rows(strcmp (names, 'dh'));
+%! assert (~r.pass);
+
 %!error id=kda:nargin kda_verify ()
 
 %!test
