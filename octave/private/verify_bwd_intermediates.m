@@ -16,10 +16,10 @@ function ref = verify_bwd_intermediates (op, t, ref, baux, aux, problem, nb)
   conv = {'Op', op, 'StateVFirst', problem.state_v_first, 'Batch', nb};
   bt = problem.chunk_size;
   if (isfield (t, 'dAqk'))
-    ref.dAqk = la_to_fla ('Aqk', pad_rows (baux.dAqk, bt), conv{:});
+    ref.dAqk = la_to_fla ('Aqk', verify_pad_rows (baux.dAqk, bt), conv{:});
   end
   if (isfield (t, 'dAkk'))
-    ref.dAkk = la_to_fla ('Akk', pad_rows (dakk_from_da (baux.dA, aux), bt), conv{:});
+    ref.dAkk = la_to_fla ('Akk', verify_pad_rows (dakk_from_da (baux.dA, aux), bt), conv{:});
   end
   same = {'dh', 'h'; 'dw', 'w'; 'du', 'u'; 'dv_new', 'v_new'};
   for i = 1:size (same, 1)
@@ -29,12 +29,6 @@ function ref = verify_bwd_intermediates (op, t, ref, baux, aux, problem, nb)
   end
 end
 
-function x = pad_rows (x, rows)
-  if (size (x, 1) < rows)
-    sz = size (x);
-    x = cat (1, x, zeros ([rows - sz(1), sz(2:end)]));
-  end
-end
 
 function dakk = dakk_from_da (da, aux)
   % column j of each chunk matrix times beta_j, in the rows layout (row j of

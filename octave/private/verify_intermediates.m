@@ -19,10 +19,10 @@ function [ref, notes] = verify_intermediates (op, t, ref, aux, problem, nb)
     ref.g_cumsum = la_to_fla ('g_cumsum', aux.G / log (2), conv{:});
   end
   if (isfield (t, 'Aqk'))
-    ref.Aqk = la_to_fla ('Aqk', pad_rows (aux.Aqk, bt), conv{:});
+    ref.Aqk = la_to_fla ('Aqk', verify_pad_rows (aux.Aqk, bt), conv{:});
   end
   if (isfield (t, 'Akk'))
-    ref.Akk = la_to_fla ('Akk', pad_rows (akk_from_araw (aux), bt), conv{:});
+    ref.Akk = la_to_fla ('Akk', verify_pad_rows (akk_from_araw (aux), bt), conv{:});
   end
   same = {'w', 'u', 'v_new', 'h'};
   for i = 1:numel (same)
@@ -32,13 +32,6 @@ function [ref, notes] = verify_intermediates (op, t, ref, aux, problem, nb)
   end
 end
 
-function x = pad_rows (x, rows)
-  % aux has aux.ChunkSize rows; FLA's arrays have chunk_size (BT) columns
-  if (size (x, 1) < rows)
-    sz = size (x);
-    x = cat (1, x, zeros ([rows - sz(1), sz(2:end)]));
-  end
-end
 
 function akk = akk_from_araw (aux)
   % FLA's Akk = (I + A_raw)^-1 per chunk, in aux's C x T x HV x B rows
