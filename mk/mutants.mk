@@ -2,6 +2,9 @@
 # make mutants                 every mutant of validation/mutants/mutants.tsv;
 #                              writes validation/results/mutants.md
 # make mutants MUTANTS="id ..."  a subset; writes build/mutants/mutants.md
+# make mutants-check           seconds, no build: lists the mutants whose text
+#                              no longer occurs exactly once (fails if any);
+#                              not in make test: others' edits move the code
 # Each mutant runs in a scratch copy under build/mutants/ (logs in
 # build/mutants/logs/), MUTANTS_JOBS at a time, against the lab in
 # MUTANTS_MODE (quick or full); see validation/mutants/README.md.
@@ -10,7 +13,10 @@ MUTANTS_JOBS ?= 2
 MUTANTS_MODE ?= quick
 MUTANTS_OUT  := $(if $(MUTANTS),$(BUILD)/mutants/mutants.md,validation/results/mutants.md)
 
-.PHONY: mutants
+.PHONY: mutants mutants-check
+
+mutants-check:
+	/usr/bin/python3 validation/mutants/run_mutants.py --check $(if $(MUTANTS),--ids $(MUTANTS))
 
 mutants: build
 	$(call apt_ensure,python3 rsync,--no-install-recommends)
