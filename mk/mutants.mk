@@ -26,7 +26,9 @@ mutants: build
 # ---- flops counted by the core ---------------------------------------------------
 # The core built with -DLA_COUNT_FLOPS (mex/core/la_flops.h) behind a small
 # driver: check_flops.m (the lab's derivation section) compares its counts
-# with the formulas of docs/flops.md.
+# with the formulas of docs/flops.md; malloc and free wrapped at link time
+# give the peak bytes the core holds (check_recurrence.m (20),
+# check_chunk_backward.m (48)).
 $(BUILD)/flops_driver: validation/derivation/flops_driver.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DLA_COUNT_FLOPS $< $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -DLA_COUNT_FLOPS $< $(CORE_SRC) -o $@ -Wl,--wrap=malloc,--wrap=free $(LIBS)
