@@ -110,12 +110,13 @@ def parse_lab(log):
     """Per section: 'killed', 'passed', 'crashed' (died inside it); order kept."""
     status, order, current = {}, [], None
     for line in open(log, errors='replace'):
-        m = re.match(r'\[(\d+)/(\d+)\] (\S+): (\d+) checks, (\d+) failed', line)
+        # section names may hold spaces ('gate gradient')
+        m = re.match(r'\[(\d+)/(\d+)\] ([^:]+): (\d+) checks, (\d+) failed', line)
         if m:
             status[m.group(3)] = 'killed' if int(m.group(5)) > 0 else 'passed'
             current = None
             continue
-        m = re.match(r'\[(\d+)/(\d+)\] (\S+): ', line)
+        m = re.match(r'\[(\d+)/(\d+)\] ([^:]+): ', line)
         if m:
             current = m.group(3)
             if current not in order:
