@@ -9,6 +9,9 @@
  * triangular solve), each recurrent step, and the loop nests of the chunked
  * paths that do O(K c^2) work outside BLAS; the O(K c) elementwise work of
  * the chunked paths is not counted (docs/flops.md says which).
+ *
+ * Memory needs no hook here: the driver wraps malloc and free at link time
+ * (mk/mutants.mk) and prints the peak of the bytes the core holds.
  */
 #ifndef LA_FLOPS_H
 #define LA_FLOPS_H

@@ -212,6 +212,9 @@ function res = check_chunk_backward ()
   else
     res(end+1) = drv_skip (48, '*_chunk_bwd (C core) vs plain and vs *_recurrent_bwd', F, tcore, why);
   end
+
+  %% section 'memory': the store of section 8, measured in the C core (drv_peak_rows)
+  res = [res, drv_peak_rows(48)];
   [~, ix] = sort ([res.eq]);
   res = res(ix);
 end

@@ -1,7 +1,7 @@
 function res = check_flops ()
   % res = check_flops (): the flop counts of docs/flops.md against the counts
   % of the C core itself.  The core is built with -DLA_COUNT_FLOPS behind a
-  % small driver (make build/flops_driver: mex/core/la_flops.h counts every
+  % small driver (drv_core_count.m, build/flops_driver: mex/core/la_flops.h counts every
   % BLAS call at its size, each recurrent step, and the loop nests of the
   % gated products); each path runs on one (sequence, head) for several
   % (T, C, K, V), T not a multiple of C included.  Rows:
@@ -21,9 +21,9 @@ function res = check_flops ()
            56, 'rec_bwd', 'recurrent backward with checkpoints: count of the core vs (56) with V4'; ...
            57, 'chunk_fwd', 'chunked forward: count of the core vs its executed count (section 5)'; ...
            58, 'chunk_bwd', 'chunked backward: count of the core vs its executed count (section 5)'};
-  [driver, why] = build_driver ();
+  [~, ~, why] = drv_core_count ('rec_fwd', 'kda', 1, 1, 1, 1);
   for i = 1:size (names, 1)
-    if (isempty (driver))
+    if (~isempty (why))
       res(end+1) = drv_skip (names{i, 1}, names{i, 3}, F, 0, why);
       continue;
     end
@@ -31,7 +31,7 @@ function res = check_flops ()
     for n = 1:size (cases, 1)
       T = cases(n, 1); C = min (cases(n, 2), T); K = cases(n, 3); V = cases(n, 4);
       for op = {'kda', 'gdn'}
-        counted = run_driver (driver, names{i, 2}, op{1}, T, C, K, V);
+        counted = drv_core_count (names{i, 2}, op{1}, T, C, K, V);
         r = rel (counted, flops_exec (names{i, 2}, T, C, K, V));
         if (isnan (r))
           r = Inf;      % the driver failed: max () would drop a NaN
@@ -56,24 +56,4 @@ end
 
 function r = rel (a, b)
   r = abs (a - b) / max (abs (b), 1);
-end
-
-function [driver, why] = build_driver ()
-  % make build/flops_driver at the repository root; '' and the reason if not
-  root = fileparts (fileparts (fileparts (mfilename ('fullpath'))));
-  driver = fullfile (root, 'build', 'flops_driver');
-  [st, out] = system (sprintf ('make -s -C "%s" build/flops_driver 2>&1', root));
-  why = '';
-  if (st ~= 0)
-    driver = '';
-    why = ['no instrumented build: ' strtrim(out(1:min (end, 120)))];
-  end
-end
-
-function f = run_driver (driver, path, op, T, C, K, V)
-  [st, out] = system (sprintf ('"%s" %s %s %d %d %d %d', driver, path, op, T, C, K, V));
-  f = str2double (out);
-  if (st ~= 0 || ~isfinite (f))
-    f = NaN;
-  end
 end

@@ -35,7 +35,10 @@ def write_report(out, results, reasons, args, seconds, host):
          'in %.0f min with %d mutants at a time; the lab run as `run_validation(\'%s\', '
          '\'failfast\')`.' % (time.strftime('%Y-%m-%d'), host, seconds / 60, args.jobs, args.mode), '',
          'mutants: %d killed of %d by the lab' % (k, m), '']
-    for kind in ('C core', 'Octave reference'):
+    if getattr(args, 'base_failures', 0):
+        L += ['Without any mutant, %d of the Octave unit tests (run_tests) already fail; the '
+              'survivors\' column counts run_tests only when more fail.' % args.base_failures, '']
+    for kind in ('C core', 'gateway', 'Octave reference'):
         kk, mm, bb = _count(results, kind)
         if mm or bb:
             L.append('- %s: %d killed of %d (%.0f%%)%s' % (

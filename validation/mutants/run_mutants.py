@@ -2,6 +2,7 @@
 """Mutation testing of kdagdn: does the lab notice a planted bug?
 
     run_mutants.py [--ids ID ...] [--jobs 2] [--mode quick] [--out FILE]
+    run_mutants.py --check [--ids ID ...]    (stale mutants only; no build)
 
 Reads validation/mutants/mutants.tsv (id, file, exact text, replacement,
 description; \\n and \\t escapes allowed), and for each mutant, in one of
@@ -39,6 +40,12 @@ def unescape(s):
     return re.sub(r'\\([nt\\])', lambda m: {'n': '\n', 't': '\t', '\\': '\\'}[m.group(1)], s)
 
 
+def kind_of(path):
+    if path.startswith('mex/gateway/'):
+        return 'gateway'
+    return 'C core' if path.startswith('mex/') else 'Octave reference'
+
+
 def read_table(path):
     rows = []
     for line in open(path, encoding='utf-8'):
@@ -49,7 +56,7 @@ def read_table(path):
         if len(f) != 5:
             sys.exit('%s: expected 5 tab-separated fields: %s' % (path, line))
         rows.append(dict(id=f[0], file=f[1], find=unescape(f[2]), repl=unescape(f[3]), what=f[4],
-                         kind='C core' if f[1].startswith('mex/') else 'Octave reference'))
+                         kind=kind_of(f[1])))
     ids = [r['id'] for r in rows]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
@@ -103,12 +110,13 @@ def parse_lab(log):
     """Per section: 'killed', 'passed', 'crashed' (died inside it); order kept."""
     status, order, current = {}, [], None
     for line in open(log, errors='replace'):
-        m = re.match(r'\[(\d+)/(\d+)\] (\S+): (\d+) checks, (\d+) failed', line)
+        # section names may hold spaces ('gate gradient')
+        m = re.match(r'\[(\d+)/(\d+)\] ([^:]+): (\d+) checks, (\d+) failed', line)
         if m:
             status[m.group(3)] = 'killed' if int(m.group(5)) > 0 else 'passed'
             current = None
             continue
-        m = re.match(r'\[(\d+)/(\d+)\] (\S+): ', line)
+        m = re.match(r'\[(\d+)/(\d+)\] ([^:]+): ', line)
         if m:
             current = m.group(3)
             if current not in order:
@@ -124,7 +132,7 @@ def mutate(slot, m, args, log):
         return dict(result='stale', detail='text found %d times' % n)
     open(path, 'w', encoding='utf-8').write(text.replace(m['find'], m['repl']))
     slot.dirty = m['file']
-    if m['kind'] == 'C core':
+    if m['file'].startswith('mex/'):
         rc = run(['make', '--no-print-directory', 'OPT=' + args.opt, MEX], slot.dir,
                  args.build_timeout, log)
         if rc != 0:
@@ -144,13 +152,24 @@ def lab(slot, m, args, log):
                 seconds=time.time() - t0, rc=rc)
 
 
+def octave_tests(slot, args, log):
+    """Run the Octave test suites; the number of failed tests (None: no count)."""
+    start = os.path.getsize(log)
+    run(OCTAVE + ['--eval', 'cd validation; run_tests ();'], slot.dir, args.lab_timeout, log)
+    with open(log, errors='replace') as f:
+        f.seek(start)
+        counts = re.findall(r'^(\d+) passed, (\d+) failed', f.read(), re.M)
+    return int(counts[-1][1]) if counts else None
+
+
 def unit_tests(slot, args, log):
-    """Which unit tests of `make test` fail with the mutant in place."""
+    """Which unit tests of `make test` fail with the mutant in place: test-c,
+    and run_tests when more of its tests fail than without a mutant."""
     failed = []
     if run(['make', '--no-print-directory', 'test-c'], slot.dir, args.lab_timeout, log) != 0:
         failed.append('test-c')
-    ev = 'cd validation; run_tests ();'
-    if run(OCTAVE + ['--eval', ev], slot.dir, args.lab_timeout, log) != 0:
+    n = octave_tests(slot, args, log)
+    if n is None or n > args.base_failures:
         failed.append('run_tests')
     return failed
 
@@ -165,6 +184,12 @@ def baseline(slot, args):
     if rc != 0 or lab(slot, {}, args, log)['result'] != 'survived':
         sys.exit('the lab fails without any mutant (OPT=%s): see %s' % (args.opt, log))
     print('baseline: the lab passes without a mutant', flush=True)
+    # the unit tests need not all pass unmutated (others' work in progress):
+    # a survivor counts as killed by them only when more of them fail
+    args.base_failures = 0 if args.no_unit else octave_tests(slot, args, log)
+    if args.base_failures is None:
+        sys.exit('run_tests gives no count without a mutant: see %s' % log)
+    print('baseline: run_tests fails %d tests without a mutant' % args.base_failures, flush=True)
 
 
 def one(slot, m, args):
@@ -183,6 +208,26 @@ def one(slot, m, args):
     return r
 
 
+def check(table):
+    """Without building: the mutants whose text is not found exactly once in
+    the work tree, or whose replacement changes nothing; 1 if any."""
+    stale = 0
+    for m in table:
+        path = os.path.join(ROOT, m['file'])
+        n = open(path, encoding='utf-8').read().count(m['find']) if os.path.exists(path) else -1
+        if n != 1 or m['find'] == m['repl']:
+            stale += 1
+            why = 'no such file' if n < 0 else ('identical replacement' if n == 1
+                                                 else 'text found %d times' % n)
+            print('stale: %-22s %s: %s' % (m['id'], m['file'], why))
+    kinds = {}
+    for m in table:
+        kinds[m['kind']] = kinds.get(m['kind'], 0) + 1
+    print('%d mutants (%s), %d stale' % (len(table), ', '.join(
+        '%s %d' % kv for kv in sorted(kinds.items())), stale))
+    return 1 if stale else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--ids', nargs='*', default=[])
@@ -191,6 +236,8 @@ def main():
     ap.add_argument('--out', default=os.path.join(ROOT, 'validation', 'results', 'mutants.md'))
     ap.add_argument('--build-timeout', type=int, default=900)
     ap.add_argument('--lab-timeout', type=int, default=1800)
+    ap.add_argument('--check', action='store_true',
+                    help='only list stale mutants (no build, no lab); exit 1 if any')
     ap.add_argument('--no-unit', action='store_true', help='skip the unit tests of survivors')
     # -O1 compiles the templates about 7 times faster than -O3; the baseline
     # below checks that the lab passes with it
@@ -203,6 +250,8 @@ def main():
         if unknown:
             sys.exit('unknown mutant ids: %s' % ' '.join(sorted(unknown)))
         table = [m for m in table if m['id'] in args.ids]
+    if args.check:
+        sys.exit(check(table))
     base = os.path.join(ROOT, 'build', 'mutants')
     args.logdir = os.path.join(base, 'logs')
     os.makedirs(args.logdir, exist_ok=True)
