@@ -12,7 +12,10 @@ function ok = run_validation (mode, failfast)
 %   (double); every numbered equation of docs/ reproduced; precision of
 %   single and double results against an independent plain-Octave double
 %   reference; the cancellation-free gate gradient (46b) at strong gates;
-%   the failure modes of fast kernels (validation/hazards/).
+%   the failure modes of fast kernels (validation/hazards/); precision in
+%   the non-contractive regimes beside cond(I + A_raw); the expected error
+%   of a bf16 / fp16 kernel ('Emulate'); the state maps' merge.  The list
+%   and each section's story are in lab/lab_sections.m.
 %   A row with a bound is a check; a row without one is information and is
 %   not counted.  Writes validation/report/REPORT.md (quick: under
 %   validation/report/quick/), one CSV per section beside it and the

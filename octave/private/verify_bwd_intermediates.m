@@ -31,19 +31,8 @@ end
 
 
 function dakk = dakk_from_da (da, aux)
-  % column j of each chunk matrix times beta_j, in the rows layout (row j of
-  % the C x T array is column j of the chunk matrix)
-  dakk = da;
-  for n = 1:size (aux.chunks, 1)
-    b = 1;
-    if (size (aux.A, 4) > 1)
-      b = aux.chunks(n, 1);
-    end
-    c = aux.chunks(n, 3);
-    cols = aux.chunks(n, 2) + (0:c - 1);
-    for j = 1:size (aux.A, 3)
-      beta = diag (aux.A(1:c, cols, j, b));          % A(i, i) = beta_i
-      dakk(1:c, cols, j, b) = da(1:c, cols, j, b) .* beta;
-    end
-  end
+  % column j of each chunk matrix times beta_j (row j of the C x T array is
+  % column j of the chunk matrix); A(i, i) = beta_i
+  times_beta = @(c, cols, j, b) da(1:c, cols, j, b) .* diag (aux.A(1:c, cols, j, b));
+  dakk = verify_per_chunk (aux, da, times_beta);
 end

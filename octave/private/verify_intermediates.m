@@ -35,17 +35,6 @@ end
 
 function akk = akk_from_araw (aux)
   % FLA's Akk = (I + A_raw)^-1 per chunk, in aux's C x T x HV x B rows
-  akk = zeros (size (aux.A_raw));
-  for n = 1:size (aux.chunks, 1)
-    b = 1;
-    if (size (aux.A_raw, 4) > 1)
-      b = aux.chunks(n, 1);
-    end
-    c = aux.chunks(n, 3);
-    cols = aux.chunks(n, 2) + (0:c - 1);
-    for j = 1:size (aux.A_raw, 3)
-      araw = aux.A_raw(1:c, cols, j, b).';
-      akk(1:c, cols, j, b) = ((eye (c) + araw) \ eye (c)).';
-    end
-  end
+  inv_rows = @(c, cols, j, b) ((eye (c) + aux.A_raw(1:c, cols, j, b).') \ eye (c)).';
+  akk = verify_per_chunk (aux, zeros (size (aux.A_raw)), inv_rows);
 end

@@ -4,7 +4,7 @@
 %   fuzz_interrupt ('child', logfile)      the process under test
 %
 %   Starts an octave-cli child that runs, one after the other, two calls of
-%   several seconds (kda_recurrent_bwd at K = V = 256, T = 16000, and
+%   several seconds (kda_recurrent_bwd at K = V = 256, T = 64000, and
 %   gdn_chunk_bwd at T = 192000, single) inside try/catch, and sends it SIGINT
 %   (by its pid) 1.5 s into each.  Passes when each call ends within one
 %   second of its SIGINT with the error identifier kda:interrupted /
@@ -114,8 +114,9 @@ function run_child (logfile)
   rand ('state', 1);
   K = 256;
   % long enough to be running 1.5 s in on an idle machine (the chunked
-  % backward is fast: T = 48000 took about 1.3 s here)
-  calls = {'kda_recurrent_bwd', 16000; 'gdn_chunk_bwd', 192000};
+  % backward is fast: T = 48000 took about 1.3 s here, the recurrent
+  % backward at T = 16000 about 1.2 s)
+  calls = {'kda_recurrent_bwd', 64000; 'gdn_chunk_bwd', 192000};
   for n = 1:2
     T = calls{n, 2};
     q = randn (K, T, 'single');
