@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 typedef struct {
   const char *what;   /* "chunk", "rec", "decode" */
@@ -202,34 +205,63 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
   return out;
 }
 
-/* Decode: median seconds of a T = 1 call, many calls per rep (one call is
- * too short for the clock), against the arithmetic of one step. */
+static int max_threads(void)
+{
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/* Median, min and max microseconds per call of `calls` runs of the row,
+ * over reps timed reps after one warm-up rep. */
+static void time_calls(const row_spec *r, const bench_problem *P, int reps, int calls,
+                       double out[3])
+{
+  double t[256];
+  int i, j;
+  for (i = 0; i <= reps; i++) {
+    const double t0 = now();
+    for (j = 0; j < calls; j++) run_row(r, P);
+    t[i > 0 ? i - 1 : 0] = 1e6 * (now() - t0) / calls;
+  }
+  out[0] = median(t, reps); /* sorts t */
+  out[1] = t[0];
+  out[2] = t[reps - 1];
+}
+
+/* Decode: a T = 1 call with the state in and out (200 calls per rep: one
+ * call is too short for the clock) against the arithmetic of one step on
+ * the same number of threads: a T = 1024 call / 1024 with the threads the
+ * core gives a T = 1 call (it runs a call this small on the calling
+ * thread, la_run.tmpl.h).  The difference is the core's own overhead per
+ * call.  Rows "| decode kda |" are read by validation/bench/bench_decode.m. */
 static void time_decode(const row_spec *r, int reps)
 {
   row_spec longr = *r;
   bench_problem P;
-  double t[256], tl[256], step;
-  int i, j, calls = 200;
+  double call[3], step[3], step_all[3];
+  const int threads = max_threads();
   longr.T = 1024;
   make_problem(&longr, &P);
-  for (i = 0; i <= reps; i++) {
-    const double t0 = now();
-    run_row(&longr, &P);
-    tl[i > 0 ? i - 1 : 0] = now() - t0;
-  }
+  time_calls(&longr, &P, reps, 1, step_all);
+#ifdef _OPENMP
+  omp_set_num_threads(1);
+#endif
+  time_calls(&longr, &P, reps, 1, step);
+#ifdef _OPENMP
+  omp_set_num_threads(threads);
+#endif
   free_problem(&P);
-  step = median(tl, reps) / (double)longr.T;
   make_problem(r, &P);
-  for (i = 0; i <= reps; i++) {
-    const double t0 = now();
-    for (j = 0; j < calls; j++) run_row(r, &P);
-    t[i > 0 ? i - 1 : 0] = (now() - t0) / calls;
-  }
+  time_calls(r, &P, reps, 200, call);
   free_problem(&P);
-  printf("| decode T=1 %s %s H=%td K=V=%td (core, no MEX) | %.2f us | arithmetic of one step "
-         "%.2f us (T=1024 call / 1024) | overhead %.2f us |\n",
-         r->what, r->dbl ? "double" : "single", r->H, r->K, 1e6 * median(t, reps), 1e6 * step,
-         1e6 * (median(t, reps) - step));
+  printf("| decode %s | %s | %td | %td | %.2f (%.2f, %.2f) | %.2f (%.2f, %.2f) | %.2f | %.2f |\n",
+         r->kda ? "kda" : "gdn", r->dbl ? "double" : "single", r->H, r->K, call[0], call[1],
+         call[2], step[0] / longr.T, step[1] / longr.T, step[2] / longr.T, call[0] - step[0] / longr.T,
+         step_all[0] / longr.T);
+  fflush(stdout);
 }
 
 /* OpenBLAS's own report of its kernels, if OpenBLAS is linked. */
@@ -284,7 +316,8 @@ int main(int argc, char **argv)
     {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64}, {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64},
     {"rec", 0, 0, 1, 2048, 4, 128, 128, 64},
   };
-  static const row_spec decode = {"rec", 0, 0, 1, 1, 4, 128, 128, 64};
+  static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64},
+                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
   const int only_decode = argc > 3 && strcmp(argv[3], "decode") == 0;
@@ -300,7 +333,13 @@ int main(int argc, char **argv)
     const row_time t = time_row(&rows[i], &g, reps);
     print_row(&rows[i], &t);
   }
-  printf("\n| decode | per call | arithmetic | overhead |\n|---|---:|---:|---:|\n");
-  time_decode(&decode, reps);
+  printf("\nDecode (T = 1, state in and out), microseconds per call: median (min, max) of %d "
+         "reps of 200 calls; arithmetic = a T = 1024 call / 1024 on 1 thread (a T = 1 call runs "
+         "on the calling thread); overhead = call - arithmetic; last column: the same "
+         "arithmetic on all %d threads.\n\n", reps, max_threads());
+  printf("| decode | class | H | K=V | core call us | arithmetic us (1 thread) | overhead us "
+         "| arithmetic us (%d threads) |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
+         max_threads());
+  for (i = 0; i < sizeof decode / sizeof decode[0]; i++) time_decode(&decode[i], reps);
   return 0;
 }

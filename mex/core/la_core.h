@@ -166,6 +166,11 @@ typedef struct la_chunk_bwd_aux {
  * callers size their own outputs against it. */
 ptrdiff_t la_mem_available(void);
 
+/* Totals up to this many bytes skip the look at the memory available (the
+ * core's workspace guard and the gateway's output check): reading /proc and
+ * /sys costs tens of microseconds, more than a whole decode step. */
+#define LA_GUARD_MIN ((ptrdiff_t)16 << 20)
+
 /* Number of chunks over all sequences for chunk size p->chunk. */
 ptrdiff_t la_chunk_count(const la_problem *p);
 

@@ -129,6 +129,36 @@ typedef struct {
   ptrdiff_t maxlen;
 } LA_FN(rec_ctx);
 
+/* The forward without state copies: when the caller's state layout is the
+ * internal one without padding (K x V, V a multiple of 4) and there is no
+ * GV, the first step reads h0 where it is (zeros if NULL) and every step
+ * writes the final state ht itself (the workspace's state when ht is not
+ * wanted); v and o are used where they are.  A decode step (T = 1) spent as
+ * long copying its state in and out as computing it.  The same operations
+ * on the same values as the padded path below, so the same bits.
+ * 0: not applicable. */
+static int LA_FN(rec_fwd_direct)(const la_problem *p, const LA_FN(la_item) *it,
+                                 const LA_FN(rec_gates) *e, LA_FN(rec_ws) *w, int *status)
+{
+  const ptrdiff_t K = p->K, V = p->V;
+  real_t *S = it->ht ? it->ht : w->S;
+  const real_t *Sin = it->h0;
+  ptrdiff_t t;
+  if (p->state_vk || la_pad4(V) != V || e->gv || it->s.len == 0) return 0;
+  if (!Sin) {
+    memset(S, 0, sizeof(real_t) * (size_t)(K * V));
+    Sin = S;
+  }
+  for (t = 0; t < it->s.len; t++) {
+    if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return 1;
+    LA_FN(rec_decay)(p, it->g, e, t, w->a);
+    LA_FN(rec_step)(K, V, Sin, S, w->a, it->k + K * t, it->q + K * t, it->v + V * t,
+                    it->beta[t], (real_t)p->scale, it->o + V * t, w->ak);
+    Sin = S;
+  }
+  return 1;
+}
+
 /* Forward of one (sequence, value head); polls every LA_POLL_STEPS steps. */
 static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
 {
@@ -142,6 +172,7 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   ptrdiff_t t;
 
   LA_FN(rec_ws_carve)(p, 0, 0, buf, w);
+  if (LA_FN(rec_fwd_direct)(p, &it, &e, w, status)) return;
   LA_FN(rec_load)(p, it.h0, w->S);
   for (t = 0; t < it.s.len; t++) {
     if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return;
@@ -169,7 +200,9 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
   x.p = p;
   x.pp = &pp;
   x.fio = io;
-  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 0, 0), 1, LA_FN(rec_fwd_item), &x);
+  /* only the padding columns (V not a multiple of 4) need zeros */
+  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 0, 0), la_pad4(p->V) != p->V,
+                           LA_FN(rec_fwd_item), &x);
   LA_FN(la_prep_free)(&pp);
   return rc;
 }

@@ -5,6 +5,7 @@
  *           (the state maps too: la_mex('kda_state_map', ...))
  *   s     = la_mex('options')     the option table (la_mex_opts.h)
  *   tf    = la_mex('poll_interrupt', seconds)
+ *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
  *
  * The first argument names the public function (the octave/ wrappers pass
  * their own name); the rest are that function's arguments.  The gateway
@@ -194,8 +195,11 @@ static mxArray *make_bwd_aux(const la_call *c, la_chunk_bwd_aux *aux, ptrdiff_t 
 
 /* ---- the calls ----------------------------------------------------------- */
 
+/* The final state is made only when asked for (nargout >= 2): a decode
+ * step o = kda_recurrent (...) then creates no state it would discard. */
 static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
 {
+  const int want_state = nlhs > 1;
   const int want_aux = c->chunked && c->intermediates && nlhs > 2;
   const ptrdiff_t NC = want_aux ? la_chunk_count(&c->p) : 0;
   ptrdiff_t total = 0;
@@ -204,7 +208,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   la_chunk_aux aux;
   int rc, i;
   need_like(c, &total, "o", c->v);
-  need_state(c, &total, "S");
+  need_state(c, &total, "S"); /* even when not made: the core works in states this size */
   if (want_aux) need_aux(c, &total, NC);
   la_need_inputs(c, &total);
   la_need_check(c, total);
@@ -212,14 +216,14 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   out[0] = like(c, c->v, 0);
-  out[1] = state_array(c);
+  if (want_state) out[1] = state_array(c);
   if (want_aux) out[2] = make_aux(c, &aux, NC);
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
   io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
   io.gk = c->gk; io.gv = c->gv;
   io.o = mxGetData(out[0]);
-  io.ht = mxGetData(out[1]);
+  io.ht = want_state ? mxGetData(out[1]) : NULL;
   if (c->chunked)
     rc = c->dbl ? la_chunk_fwd_d(&c->p, &io, want_aux ? &aux : NULL)
                 : la_chunk_fwd_s(&c->p, &io, want_aux ? &aux : NULL);
@@ -230,7 +234,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
     fail_status(c, rc);
   }
   if (want_aux) fill_aux_chunks(out[2], &aux, NC);
-  else if (c->chunked) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
+  else if (c->chunked && nlhs > 2) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
   for (i = 0; i < 3; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
     else if (out[i]) mxDestroyArray(out[i]);
@@ -409,6 +413,26 @@ static void poll_interrupt(int nrhs, const mxArray *prhs[], mxArray *plhs[])
   plhs[0] = mxCreateLogicalScalar(0);
 }
 
+/* 'outputs_like': one uninitialised array per output, shaped and classed
+ * like the argument in its place, made as the calls make theirs, and
+ * nothing else.  [o, S] = la_mex ('outputs_like', v, S) costs what the host
+ * spends on a MEX call returning such outputs (Octave 7 without PMR copies
+ * each output after the call): the bench's "Octave's own cost" of a decode
+ * call (validation/bench/bench_decode.m). */
+static void outputs_like(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  int i;
+  if (nlhs > nrhs - 1)
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: 'outputs_like' makes one output per argument");
+  for (i = 0; i < nlhs; i++) {
+    const mxArray *a = prhs[i + 1];
+    if (!(mxIsSingle(a) || mxIsDouble(a)) || mxIsComplex(a) || mxIsSparse(a))
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'outputs_like' takes real full float arrays");
+    plhs[i] = mxCreateUninitNumericArray(mxGetNumberOfDimensions(a), (mwSize *)mxGetDimensions(a),
+                                         mxGetClassID(a), mxREAL);
+  }
+}
+
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   la_call c;
@@ -427,6 +451,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   if (!strcmp(fname, "poll_interrupt")) {
     poll_interrupt(nrhs, prhs, plhs);
+    return;
+  }
+  if (!strcmp(fname, "outputs_like")) {
+    outputs_like(nlhs, plhs, nrhs, prhs);
     return;
   }
   for (i = 0; i < LA_NFUNCS; i++)

@@ -22,7 +22,9 @@ void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t
 
 void la_need_check(const la_call *c, ptrdiff_t total)
 {
-  const double avail = (double)la_mem_available();
+  double avail;
+  if (total <= LA_GUARD_MIN) return;
+  avail = (double)la_mem_available();
   if (avail >= 0 && (double)total > avail)
     la_fail(c, "outOfMemory", "out of memory: the outputs of this call need %td bytes (%.3g GB), "
             "more than the %.3g GB of memory available", total, (double)total / 1e9, avail / 1e9);

@@ -18,7 +18,8 @@
 void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t d0, ptrdiff_t d1,
                  ptrdiff_t d2, ptrdiff_t d3, size_t elem);
 
-/* outOfMemory if total bytes exceed la_mem_available(). */
+/* outOfMemory if total bytes exceed la_mem_available() (not read for a
+ * total up to LA_GUARD_MIN). */
 void la_need_check(const la_call *c, ptrdiff_t total);
 
 #endif

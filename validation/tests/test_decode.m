@@ -1,0 +1,117 @@
+% Tests: the decode fast path of kda_recurrent / gdn_recurrent.  With the
+% state in the 'KV' layout, V a multiple of 4 and no 'GV', the core steps
+% in the output state itself and reads h0 where it is (no copies); any
+% other call takes the padded path.  Both must give the same bits: the fast
+% path against the padded one ('VK' layout, or a zero 'GV': exp(0) = 1 is
+% exact), T = 1 calls chained against one call of T steps, o alone against
+% [o, S], no InitialState against zeros.  Double and single.
+% Run with  test test_decode  or through validation/run_tests.m.
+
+% ---- the fast path gives the bits of the padded path --------------------------
+%!test
+%! for cls = {'double', 'single'}
+%!   for op = {'kda', 'gdn'}
+%!     P = rand_problem (op{1}, 'T', 3, 'H', 2, 'HV', 4, 'B', 2, 'K', 16, 'V', 8, ...
+%!                       'InitialState', true, 'Class', cls{1});
+%!     [o, S] = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%!     % the padded path: the same state in the 'VK' layout
+%!     opts = P.opts;
+%!     i0 = find (strcmp (opts, 'InitialState'));
+%!     opts{i0 + 1} = permute (opts{i0 + 1}, [2 1 3 4]);
+%!     [o2, S2] = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta, opts{:}, 'StateLayout', 'VK');
+%!     assert (isequal (o, o2) && isequal (S, permute (S2, [2 1 3 4])), ...
+%!             '%s %s: KV (fast) and VK (padded) differ', op{1}, cls{1});
+%!     assert (strcmp (class (o), cls{1}) && strcmp (class (S), cls{1}));
+%!   end
+%! end
+
+%!test
+%! % GDN with a zero GV: the padded path, the same arithmetic
+%! for cls = {'double', 'single'}
+%!   P = rand_problem ('gdn', 'T', 5, 'H', 2, 'HV', 2, 'B', 1, 'K', 8, 'V', 12, ...
+%!                     'InitialState', true, 'Class', cls{1});
+%!   [o, S] = gdn_recurrent (P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%!   gv = zeros (size (P.v), cls{1});
+%!   [o2, S2] = gdn_recurrent (P.q, P.k, P.v, P.g, P.beta, P.opts{:}, 'GV', gv);
+%!   assert (isequal (o, o2) && isequal (S, S2));
+%! end
+
+% ---- T = 1 calls chained = one call of T steps, to the bit ----------------------
+%!test
+%! for cls = {'double', 'single'}
+%!   for op = {'kda', 'gdn'}
+%!     kda = strcmp (op{1}, 'kda');
+%!     T = 6;
+%!     P = rand_problem (op{1}, 'T', T, 'H', 2, 'HV', 2, 'B', 2, 'K', 16, 'V', 16, ...
+%!                       'InitialState', true, 'Class', cls{1});
+%!     [o, S] = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%!     opts = P.opts;
+%!     i0 = find (strcmp (opts, 'InitialState'));
+%!     St = opts{i0 + 1};
+%!     ot = zeros (size (o), cls{1});
+%!     for t = 1:T
+%!       if (kda)
+%!         gt = P.g(:, t, :, :);
+%!       else
+%!         gt = P.g(t, :, :);
+%!       end
+%!       opts{i0 + 1} = St;
+%!       [ot(:, t, :, :), St] = feval (P.fwd, P.q(:, t, :, :), P.k(:, t, :, :), ...
+%!                                    P.v(:, t, :, :), gt, P.beta(t, :, :), opts{:});
+%!     end
+%!     assert (isequal (ot, o) && isequal (St, S), '%s %s: chained steps differ', op{1}, cls{1});
+%!   end
+%! end
+
+% ---- o alone, and no InitialState -------------------------------------------------
+%!test
+%! for cls = {'double', 'single'}
+%!   for op = {'kda', 'gdn'}
+%!     P = rand_problem (op{1}, 'T', 1, 'H', 4, 'HV', 4, 'B', 1, 'K', 32, 'V', 32, ...
+%!                       'InitialState', true, 'Class', cls{1});
+%!     [o, S] = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%!     o1 = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%!     assert (isequal (o, o1));
+%!     % the input state is not changed by the call
+%!     i0 = find (strcmp (P.opts, 'InitialState'));
+%!     h0 = P.opts{i0 + 1};
+%!     [o2, S2] = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta, 'InitialState', h0);
+%!     assert (isequal (h0, P.opts{i0 + 1}) && isequal (o2, o) && isequal (S2, S));
+%!     z = zeros (size (h0), cls{1});
+%!     [o3, S3] = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta);
+%!     [o4, S4] = feval (P.fwd, P.q, P.k, P.v, P.g, P.beta, 'InitialState', z);
+%!     assert (isequal (o3, o4) && isequal (S3, S4));
+%!   end
+%! end
+
+% ---- T = 0: the state passes through unchanged -----------------------------------
+%!test
+%! h0 = single (randn (8, 4, 2));
+%! [o, S] = kda_recurrent (zeros (8, 0, 2, 'single'), zeros (8, 0, 2, 'single'), ...
+%!                         zeros (4, 0, 2, 'single'), zeros (8, 0, 2, 'single'), ...
+%!                         zeros (0, 2, 'single'), 'InitialState', h0);
+%! assert (isequal (S, h0) && isempty (o));
+
+% ---- the gateway's outputs_like (the bench's measure of the host's cost) ---------
+%!test
+%! here = pwd ();
+%! cd (fullfile (fileparts (which ('kda_recurrent')), 'private'));
+%! try
+%!   la = @la_mex;
+%! catch err
+%!   cd (here);
+%!   rethrow (err);
+%! end
+%! cd (here);
+%! [a, b] = la ('outputs_like', zeros (3, 1, 2, 'single'), zeros (4, 5));
+%! assert (size (a), [3 1 2]);
+%! assert (class (a), 'single');
+%! assert (size (b), [4 5]);
+%! assert (class (b), 'double');
+%! id = '';
+%! try
+%!   [a, b] = la ('outputs_like', a);
+%! catch err
+%!   id = err.identifier;
+%! end
+%! assert (id, 'kda:internal');
