@@ -15,7 +15,8 @@ function rows = run_bench (varargin)
   %   same run when Debian's python3-torch is installed, else its recorded
   %   figures are used and labelled so.  The core's own driver (make bench-c)
   %   runs too when given, so the MEX overhead shows as the difference of
-  %   two rows; its table goes into the same file.
+  %   two rows; its table goes into the same file.  The decode table
+  %   (bench_decode) splits a T = 1 call into Octave's cost and ours.
   %
   %   Options: 'Reps' (timed runs per row, at least 9; default 9), 'Out'
   %   (Markdown file, default validation/results/bench.md; '' for none),
@@ -23,7 +24,7 @@ function rows = run_bench (varargin)
   %   measure the peer if possible), 'Quick' (true: four rows only),
   %   'GemmN' (size of the gemm, default 1024).
   %
-  %   See also: bench_rows, bench_time_row, bench_linearity, bench_peer.
+  %   See also: bench_rows, bench_time_row, bench_linearity, bench_peer, bench_decode.
   here = fileparts (mfilename ('fullpath'));
   addpath (fullfile (here, '..', 'octave'));
   addpath (fullfile (here, 'bench'));
@@ -51,8 +52,10 @@ function rows = run_bench (varargin)
     [st, core] = system (sprintf ('%s %d', opt.Core, reps));
     fprintf ('%s', core);
   end
+  dec = bench_decode (reps, core);                  % where a decode call's time goes
+  fprintf ('%s', dec(1).md);
   if (~isempty (opt.Out))
-    bench_write_md (opt.Out, rows, info, peer, reps, lin, core);
+    bench_write_md (opt.Out, rows, info, peer, reps, lin, core, dec(1).md);
     fprintf ('written: %s\n', opt.Out);
   end
   if (nargout == 0)

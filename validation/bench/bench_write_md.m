@@ -1,11 +1,12 @@
-function bench_write_md (file, rows, info, peer, reps, lin, core)
+function bench_write_md (file, rows, info, peer, reps, lin, core, decode_md)
   % BENCH_WRITE_MD  Write the results of run_bench as Markdown.
   %
-  %   bench_write_md (file, rows, info, peer, reps, lin, core)
+  %   bench_write_md (file, rows, info, peer, reps, lin, core, decode_md)
   %
   %   rows: timed rows (bench_time_row fields added), info: machine_info of
   %   run_bench, peer: bench_peer, lin: bench_linearity, core: the text
-  %   printed by the C driver (bench_core), or ''.
+  %   printed by the C driver (bench_core), or ''; decode_md: the decode
+  %   table of bench_decode (optional).
   %
   %   See also: run_bench.
   fid = fopen (file, 'w');
@@ -47,6 +48,9 @@ function bench_write_md (file, rows, info, peer, reps, lin, core)
   end
   if (~isempty (core))
     fprintf (fid, '\n## The core without Octave (`make bench-c`, same run)\n\n%s\n', core);
+  end
+  if (nargin > 7)
+    fprintf (fid, '%s', decode_md);
   end
   fclose (fid);
 end
