@@ -174,17 +174,20 @@ static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
   /* diagonal sub-block, pair by pair with the running product e_ij */
   LA_FLOPS(13 * K * (r1 - r) * (r1 - r - 1) / 2); /* 11K per pair, 2K its running sum */
   for (j = r; j < r1; j++) {
-    const real_t *kj = k + K * j;
-    real_t *dkc = b->dKc + K * j;
-    for (x = 0; x < K; x++) e[x] = 1;
+    const real_t *restrict kj = k + K * j;
+    real_t *restrict dkc = b->dKc + K * j, *restrict er = e;
+    for (x = 0; x < K; x++) er[x] = 1;
     for (i = j + 1; i < r1; i++) {
-      const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
+      const real_t *restrict ai = ws->a + K * i, *restrict qi = q + K * i;
+      const real_t *restrict ki = k + K * i;
       const real_t cq = scale * dAqk[i + C * j], cm = dM[i + C * j];
-      real_t *dqr = b->dQr + K * i, *dkr = b->dKr + K * i, *P = b->tmp + K * (i - r);
-      for (x = 0; x < K; x++) e[x] *= ai[x];
+      real_t *restrict dqr = b->dQr + K * i, *restrict dkr = b->dKr + K * i;
+      real_t *restrict P = b->tmp + K * (i - r);
 #pragma omp simd
       for (x = 0; x < K; x++) {
-        const real_t kje = kj[x] * e[x], ce = (cq * qi[x] + cm * ki[x]) * e[x];
+        const real_t ex = er[x] * ai[x];
+        const real_t kje = kj[x] * ex, ce = (cq * qi[x] + cm * ki[x]) * ex;
+        er[x] = ex;
         dqr[x] += cq * kje;
         dkr[x] += cm * kje;
         dkc[x] += ce;
@@ -192,13 +195,14 @@ static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
       }
     }
     /* P_ij reaches dg_t for j < t <= i: reverse running sum over i */
-    for (x = 0; x < K; x++) e[x] = 0;
+    for (x = 0; x < K; x++) er[x] = 0;
     for (i = r1 - 1; i > j; i--) {
-      const real_t *P = b->tmp + K * (i - r);
-      real_t *dgp = b->dGp + K * i;
+      const real_t *restrict P = b->tmp + K * (i - r);
+      real_t *restrict dgp = b->dGp + K * i;
+#pragma omp simd
       for (x = 0; x < K; x++) {
-        e[x] += P[x];
-        dgp[x] += e[x];
+        er[x] += P[x];
+        dgp[x] += er[x];
       }
     }
   }
