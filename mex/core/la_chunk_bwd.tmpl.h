@@ -129,7 +129,8 @@ static void LA_FN(cbwd_chunk)(const la_problem *p, const LA_FN(la_item) *it, ptr
   const real_t *qc = it->q + K * t0, *kc = it->k + K * t0, *bc = it->beta + t0;
 
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
-  LA_FN(chunk_intra)(p, c, qc, kc, it->v + V * t0, it->g + GD * t0, bc, LA_CI_AQK, ws);
+  LA_FN(chunk_intra)(p, c, qc, kc, it->v + V * t0, it->g + GD * t0, bc,
+                     LA_CI_AQK | LA_CI_DECAYS, ws);
   LA_FN(chunk_emu_intra)(p, c, 0, ws);
   LA_FN(chunk_araw)(c, ws->M, bc, ws);
   LA_FN(cbwd_output)(p, c, it->dout + V * t0, ws, b);

@@ -33,8 +33,6 @@ static real_t LA_FN(la_chunk_cond1)(ptrdiff_t c, ptrdiff_t C, const real_t *Araw
     for (i = j + 1; i < c; i++) col += LA_FABS(Araw[i + C * j]);
     if (col > lnorm) lnorm = col;
   }
-  for (j = 0; j < c; j++)
-    for (i = 0; i < c; i++) X[i + C * j] = i == j ? 1 : 0;
-  LA_TRSM('L', 'L', 'N', 'U', c, c, 1, Araw, C, X, C);
+  LA_FN(tri_solve_lower)(c, C, Araw, NULL, X);
   return lnorm * LA_FN(la_norm1)(c, C, X);
 }

@@ -23,34 +23,42 @@ static inline void LA_FN(la_decay)(const la_problem *p, const real_t *g, real_t 
   }
 }
 
-/* The decays of one chunk: a, eG, eGc (see top). g: gate of the chunk's
- * first step (K per step for KDA, 1 for GDN). */
-static inline void LA_FN(chunk_decays)(const la_problem *p, ptrdiff_t c, const real_t *g,
+/* The decays and gated q, k of one chunk in two fused passes (see top):
+ * forward over the steps a, eG, QG, KG; backward eGc, KC.  g: gate of the
+ * chunk's first step (K per step for KDA, 1 for GDN).  eG and eGc are kept
+ * in full only with all (the backward's reverse sweep reads them); else
+ * only gamma = eG(:, c-1) is (the state update's), and eGc(:, 0). Each
+ * element is one product of a running product: the values do not depend
+ * on how the loops are vectorised. */
+static inline void LA_FN(chunk_gating)(const la_problem *p, ptrdiff_t c, const real_t *restrict q,
+                                       const real_t *restrict k, const real_t *g, int all,
                                        LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, GD = la_gate_dim(p);
+  real_t *restrict a = ws->a, *restrict eG = ws->eG, *restrict eGc = ws->eGc;
+  real_t *restrict QG = ws->QG, *restrict KG = ws->KG, *restrict KC = ws->KC;
   ptrdiff_t i, x;
-  for (i = 0; i < c; i++) LA_FN(la_decay)(p, g + GD * i, ws->a + K * i);
-  for (x = 0; x < K; x++) ws->eG[x] = ws->a[x];
-  for (i = 1; i < c; i++)
-    for (x = 0; x < K; x++) ws->eG[x + K * i] = ws->eG[x + K * (i - 1)] * ws->a[x + K * i];
-  for (x = 0; x < K; x++) ws->eGc[x + K * (c - 1)] = 1;
-  for (i = c - 2; i >= 0; i--)
-    for (x = 0; x < K; x++)
-      ws->eGc[x + K * i] = ws->eGc[x + K * (i + 1)] * ws->a[x + K * (i + 1)];
-}
-
-/* The gated q and k of the chunk: QG, KG, KC (see top). */
-static inline void LA_FN(chunk_gate_qk)(ptrdiff_t K, ptrdiff_t c, const real_t *q, const real_t *k,
-                                        LA_FN(chunk_ws) *ws)
-{
-  ptrdiff_t i, x;
-  for (i = 0; i < c; i++)
+  for (i = 0; i < c; i++) {
+    const ptrdiff_t o = K * i, op = all && i > 0 ? K * (i - 1) : 0, oe = all ? o : 0;
+    LA_FN(la_decay)(p, g + GD * i, a + o);
+#pragma omp simd
     for (x = 0; x < K; x++) {
-      ws->QG[x + K * i] = ws->eG[x + K * i] * q[x + K * i];
-      ws->KG[x + K * i] = ws->eG[x + K * i] * k[x + K * i];
-      ws->KC[x + K * i] = ws->eGc[x + K * i] * k[x + K * i];
+      const real_t e = i > 0 ? eG[op + x] * a[o + x] : a[o + x];
+      eG[oe + x] = e;
+      QG[o + x] = e * q[o + x];
+      KG[o + x] = e * k[o + x];
     }
+  }
+  if (!all && c > 1) memcpy(eG + K * (c - 1), eG, sizeof(real_t) * (size_t)K);
+  for (i = c - 1; i >= 0; i--) {
+    const ptrdiff_t o = K * i, on = K * (i + 1), oe = all ? o : 0, oen = all ? on : 0;
+#pragma omp simd
+    for (x = 0; x < K; x++) {
+      const real_t e = i + 1 < c ? eGc[oen + x] * a[on + x] : 1;
+      eGc[oe + x] = e;
+      KC[o + x] = e * k[o + x];
+    }
+  }
 }
 
 /* Backward of the decays and gated q, k of one chunk, and collection: from

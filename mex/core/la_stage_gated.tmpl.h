@@ -14,79 +14,120 @@
 /* Scaled copies for the off-diagonal sub-blocks of block row [r, r1):
  *   X(:,i)  = s q_i .* exp(G_i - G_r),  Xk(:,i) = k_i .* exp(G_i - G_r)  (i in [r, r1))
  *   Y(:,j)  = k_j .* exp(G_r - G_j)                                       (j < r)
- * and the factors themselves in E(:,i), F(:,j). */
+ * and, with factors (the backward reads them), the factors themselves in
+ * E(:,i), F(:,j).  Both factors are running products of decays, <= 1. */
 static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t r1,
-                                            const real_t *q, const real_t *k, real_t scale,
-                                            LA_FN(chunk_ws) *ws)
+                                            const real_t *restrict q, const real_t *restrict k,
+                                            real_t scale, int factors, LA_FN(chunk_ws) *ws)
 {
-  real_t *f = ws->f;
+  const real_t *restrict a = ws->a;
+  real_t *restrict f = ws->f, *restrict X = ws->X, *restrict Xk = ws->Xk, *restrict Y = ws->Y;
+  real_t *restrict E = ws->E, *restrict F = ws->F;
   ptrdiff_t i, j, x;
-  for (x = 0; x < K; x++) f[x] = 1;
   for (i = r; i < r1; i++) {
-    if (i > r)
-      for (x = 0; x < K; x++) f[x] *= ws->a[x + K * i];
+    const ptrdiff_t o = K * i;
+#pragma omp simd
     for (x = 0; x < K; x++) {
-      ws->E[x + K * i] = f[x];
-      ws->X[x + K * i] = scale * q[x + K * i] * f[x];
-      ws->Xk[x + K * i] = k[x + K * i] * f[x];
+      const real_t e = i > r ? f[x] * a[o + x] : 1;
+      f[x] = e;
+      X[o + x] = scale * q[o + x] * e;
+      Xk[o + x] = k[o + x] * e;
     }
+    if (factors) memcpy(E + o, f, sizeof(real_t) * (size_t)K);
   }
-  for (x = 0; x < K; x++) f[x] = 1;
   for (j = r - 1; j >= 0; j--) {
-    for (x = 0; x < K; x++) f[x] *= ws->a[x + K * (j + 1)];
+    const ptrdiff_t o = K * j, on = K * (j + 1);
+#pragma omp simd
     for (x = 0; x < K; x++) {
-      ws->F[x + K * j] = f[x];
-      ws->Y[x + K * j] = k[x + K * j] * f[x];
+      const real_t e = j + 1 < r ? f[x] * a[on + x] : a[on + x];
+      f[x] = e;
+      Y[o + x] = k[o + x] * e;
+    }
+    if (factors) memcpy(F + o, f, sizeof(real_t) * (size_t)K);
+  }
+}
+
+/* Pairs (i, j) of the diagonal sub-block [r, r1), j <= i: exp(G_i - G_j) as
+ * a running product over i of the decays (each factor <= 1), four rows i at
+ * a time so that one pass over the channels serves eight dot products.
+ * Aq (want_q: with the diagonal, times scale) and M (want_k: strictly
+ * lower) of ld C. */
+static void LA_FN(gated_diag_block)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1,
+                                    const real_t *restrict q, const real_t *restrict k,
+                                    const real_t *restrict a, real_t scale, int want_q,
+                                    int want_k, real_t *restrict Aq, real_t *restrict M,
+                                    real_t *restrict f)
+{
+  ptrdiff_t i, j, x;
+  LA_FLOPS(K * (r1 - r) * (5 * (r1 - r) - 1) / 2); /* 2K per j, 5K per pair */
+  for (j = r; j < r1; j++) {
+    const real_t *restrict kj = k + K * j, *restrict qj = q + K * j;
+    real_t d = 0;
+#pragma omp simd reduction(+ : d)
+    for (x = 0; x < K; x++) {
+      f[x] = kj[x];
+      d += qj[x] * kj[x];
+    }
+    if (want_q) Aq[j + C * j] = scale * d;
+    for (i = j + 1; i + 3 < r1; i += 4) {
+      const real_t *a0 = a + K * i, *a1 = a0 + K, *a2 = a1 + K, *a3 = a2 + K;
+      const real_t *q0 = q + K * i, *q1 = q0 + K, *q2 = q1 + K, *q3 = q2 + K;
+      const real_t *k0 = k + K * i, *k1 = k0 + K, *k2 = k1 + K, *k3 = k2 + K;
+      real_t sq0 = 0, sq1 = 0, sq2 = 0, sq3 = 0, sk0 = 0, sk1 = 0, sk2 = 0, sk3 = 0;
+#pragma omp simd reduction(+ : sq0, sq1, sq2, sq3, sk0, sk1, sk2, sk3)
+      for (x = 0; x < K; x++) {
+        const real_t f0 = f[x] * a0[x], f1 = f0 * a1[x], f2 = f1 * a2[x], f3 = f2 * a3[x];
+        sq0 += q0[x] * f0; sq1 += q1[x] * f1; sq2 += q2[x] * f2; sq3 += q3[x] * f3;
+        sk0 += k0[x] * f0; sk1 += k1[x] * f1; sk2 += k2[x] * f2; sk3 += k3[x] * f3;
+        f[x] = f3;
+      }
+      if (want_q) {
+        Aq[i + C * j] = scale * sq0; Aq[i + 1 + C * j] = scale * sq1;
+        Aq[i + 2 + C * j] = scale * sq2; Aq[i + 3 + C * j] = scale * sq3;
+      }
+      if (want_k) {
+        M[i + C * j] = sk0; M[i + 1 + C * j] = sk1;
+        M[i + 2 + C * j] = sk2; M[i + 3 + C * j] = sk3;
+      }
+    }
+    for (; i < r1; i++) {
+      const real_t *ai = a + K * i, *qi = q + K * i, *ki = k + K * i;
+      real_t dq = 0, dk = 0;
+#pragma omp simd reduction(+ : dq, dk)
+      for (x = 0; x < K; x++) {
+        f[x] *= ai[x];
+        dq += qi[x] * f[x];
+        dk += ki[x] * f[x];
+      }
+      if (want_q) Aq[i + C * j] = scale * dq;
+      if (want_k) M[i + C * j] = dk;
     }
   }
 }
 
 /* The gated products of one chunk: with LA_CI_WU M(i,j) = k_i' Diag(exp(G_i
  * - G_j)) k_j (strictly lower; A_raw = Diag(beta) M) into ws->M, with
- * LA_CI_AQK Aqk (lower with diagonal); upper parts are zeroed, entries past
- * c untouched. */
+ * LA_CI_AQK Aqk (lower with diagonal); the rest of the first c rows of the
+ * first c columns is zeroed, rows past c are untouched. */
 static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                                const real_t *k, int what, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, C = ws->C;
   const real_t scale = (real_t)p->scale;
   const int want_q = what & LA_CI_AQK, want_k = what & LA_CI_WU;
-  real_t *M = ws->M, *Aq = ws->Aqk, *f = ws->f;
-  ptrdiff_t r, i, j, x;
+  real_t *M = ws->M, *Aq = ws->Aqk;
+  ptrdiff_t r, j;
 
-  for (j = 0; j < c; j++)
-    for (i = 0; i < c; i++) {
-      if (want_k) M[i + C * j] = 0;
-      if (want_q) Aq[i + C * j] = 0;
-    }
+  for (j = 0; j < c; j++) {
+    if (want_k) memset(M + C * j, 0, sizeof(real_t) * (size_t)c);
+    if (want_q) memset(Aq + C * j, 0, sizeof(real_t) * (size_t)c);
+  }
   for (r = 0; r < c; r += LA_SUB) {
     const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
-    /* diagonal sub-block: exp(G_i - G_j) as a running product over i */
-    LA_FLOPS(K * (r1 - r) * (5 * (r1 - r) - 1) / 2); /* 2K per j, 5K per pair */
-    for (j = r; j < r1; j++) {
-      const real_t *kj = k + K * j;
-      real_t d = 0;
-      for (x = 0; x < K; x++) {
-        f[x] = kj[x];
-        d += q[x + K * j] * kj[x];
-      }
-      if (want_q) Aq[j + C * j] = scale * d;
-      for (i = j + 1; i < r1; i++) {
-        const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
-        real_t dq = 0, dk = 0;
-#pragma omp simd reduction(+ : dq, dk)
-        for (x = 0; x < K; x++) {
-          f[x] *= ai[x];
-          dq += qi[x] * f[x];
-          dk += ki[x] * f[x];
-        }
-        if (want_q) Aq[i + C * j] = scale * dq;
-        if (want_k) M[i + C * j] = dk;
-      }
-    }
+    LA_FN(gated_diag_block)(K, C, r, r1, q, k, ws->a, scale, want_q, want_k, Aq, M, ws->f);
     if (r == 0) continue;
     /* off-diagonal: rows [r, r1) against columns [0, r), one GEMM each */
-    LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
+    LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, 0, ws);
     if (want_q)
       LA_GEMM('T', 'N', r1 - r, r, K, 1, ws->X + K * r, K, ws->Y, K, 0, Aq + r, C);
     if (want_k)
@@ -133,17 +174,20 @@ static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
   /* diagonal sub-block, pair by pair with the running product e_ij */
   LA_FLOPS(13 * K * (r1 - r) * (r1 - r - 1) / 2); /* 11K per pair, 2K its running sum */
   for (j = r; j < r1; j++) {
-    const real_t *kj = k + K * j;
-    real_t *dkc = b->dKc + K * j;
-    for (x = 0; x < K; x++) e[x] = 1;
+    const real_t *restrict kj = k + K * j;
+    real_t *restrict dkc = b->dKc + K * j, *restrict er = e;
+    for (x = 0; x < K; x++) er[x] = 1;
     for (i = j + 1; i < r1; i++) {
-      const real_t *ai = ws->a + K * i, *qi = q + K * i, *ki = k + K * i;
+      const real_t *restrict ai = ws->a + K * i, *restrict qi = q + K * i;
+      const real_t *restrict ki = k + K * i;
       const real_t cq = scale * dAqk[i + C * j], cm = dM[i + C * j];
-      real_t *dqr = b->dQr + K * i, *dkr = b->dKr + K * i, *P = b->tmp + K * (i - r);
-      for (x = 0; x < K; x++) e[x] *= ai[x];
+      real_t *restrict dqr = b->dQr + K * i, *restrict dkr = b->dKr + K * i;
+      real_t *restrict P = b->tmp + K * (i - r);
 #pragma omp simd
       for (x = 0; x < K; x++) {
-        const real_t kje = kj[x] * e[x], ce = (cq * qi[x] + cm * ki[x]) * e[x];
+        const real_t ex = er[x] * ai[x];
+        const real_t kje = kj[x] * ex, ce = (cq * qi[x] + cm * ki[x]) * ex;
+        er[x] = ex;
         dqr[x] += cq * kje;
         dkr[x] += cm * kje;
         dkc[x] += ce;
@@ -151,13 +195,14 @@ static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
       }
     }
     /* P_ij reaches dg_t for j < t <= i: reverse running sum over i */
-    for (x = 0; x < K; x++) e[x] = 0;
+    for (x = 0; x < K; x++) er[x] = 0;
     for (i = r1 - 1; i > j; i--) {
-      const real_t *P = b->tmp + K * (i - r);
-      real_t *dgp = b->dGp + K * i;
+      const real_t *restrict P = b->tmp + K * (i - r);
+      real_t *restrict dgp = b->dGp + K * i;
+#pragma omp simd
       for (x = 0; x < K; x++) {
-        e[x] += P[x];
-        dgp[x] += e[x];
+        er[x] += P[x];
+        dgp[x] += er[x];
       }
     }
   }
@@ -176,7 +221,7 @@ static void LA_FN(gated_bwd_rows)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
 
   /* off-diagonal: rows [r, r1) against columns [0, r) through the
    * reference r: X = scale q .* E, Xk = k .* E, Y = k .* F */
-  LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, ws);
+  LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, 1, ws);
   /* dQr(:,I) += E .* (Y dAqk(I,0:r)^T) scale;  dKr(:,I) += E .* (Y dM(I,0:r)^T);
    * row terms rowt_i = q_i .* (dQr part) + k_i .* (dKr part) */
   LA_GEMM('N', 'T', K, nb, r, scale, ws->Y, K, dAqk + r, C, 0, b->tmp, K);

@@ -3,16 +3,15 @@
  * not depend on the state, in stage order: decays and gated q, k
  * (la_stage_decay), the gated products (la_stage_gated), the triangular
  * solve and w, u (la_stage_wy).  The backward's forward sweep needs M, A, w,
- * u (LA_CI_WU); its reverse sweep recomputes only the decays and Aqk
- * (LA_CI_AQK).
+ * u (LA_CI_WU); its reverse sweep recomputes only the decays, in full
+ * (LA_CI_DECAYS), and Aqk (LA_CI_AQK).
  */
 
 static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                       const real_t *k, const real_t *v, const real_t *g,
                                       const real_t *beta, int what, LA_FN(chunk_ws) *ws)
 {
-  LA_FN(chunk_decays)(p, c, g, ws);
-  LA_FN(chunk_gate_qk)(p->K, c, q, k, ws);
+  LA_FN(chunk_gating)(p, c, q, k, g, what & LA_CI_DECAYS, ws);
   LA_FN(chunk_gated_products)(p, c, q, k, what, ws);
   if (!(what & LA_CI_WU)) return;
   LA_FN(chunk_araw)(c, ws->M, beta, ws);

@@ -7,6 +7,92 @@
  * KG A^T and v A^T).
  */
 
+/* X = (I + L)^{-1} Diag(d) for the strictly lower L of a c x c block (d:
+ * NULL for the identity); ld C.  Forward substitution: row i of X is
+ * d_i e_i' - sum_{m<i} L(i,m) X(m,:), each entry's terms subtracted in the
+ * order m = j, ..., i-1 of the reference BLAS trsm ('L', 'L', 'N', 'U') and
+ * as accurate.  The rows are formed as the columns of X' (transposed in
+ * place at the end), by strips of LA_STRIP entries held in registers over
+ * the whole sum (a strip starting at j0 has no terms with m < j0).  For
+ * blocks this small it is several times faster than a library trsm
+ * (docs/performance.md). */
+#define LA_STRIP 16
+
+static void LA_FN(tri_solve_lower)(ptrdiff_t c, ptrdiff_t C, const real_t *restrict L,
+                                   const real_t *d, real_t *restrict X)
+{
+  ptrdiff_t i, j, m, j0;
+  for (i = 0; i < c; i++) {
+    real_t *restrict xi = X + C * i; /* row i of X, as a column */
+    memset(xi, 0, sizeof(real_t) * (size_t)c);
+    xi[i] = d ? d[i] : 1;
+    for (j0 = 0; j0 <= i; j0 += LA_STRIP) {
+      const ptrdiff_t nj = c - j0 < LA_STRIP ? c - j0 : LA_STRIP;
+      LA_FLOPS(2 * nj * (i - j0));
+      if (nj == LA_STRIP) {
+        real_t acc[LA_STRIP];
+        for (j = 0; j < LA_STRIP; j++) acc[j] = xi[j0 + j];
+        for (m = j0; m < i; m++) {
+          const real_t *restrict xm = X + C * m + j0;
+          const real_t lim = L[i + C * m];
+#pragma omp simd
+          for (j = 0; j < LA_STRIP; j++) acc[j] -= lim * xm[j];
+        }
+        for (j = 0; j < LA_STRIP; j++) xi[j0 + j] = acc[j];
+      } else {
+        for (m = j0; m < i; m++) {
+          const real_t *restrict xm = X + C * m + j0;
+          const real_t lim = L[i + C * m];
+          for (j = 0; j < nj; j++) xi[j0 + j] -= lim * xm[j];
+        }
+      }
+    }
+  }
+  for (j = 0; j < c; j++)
+    for (i = j + 1; i < c; i++) {
+      X[i + C * j] = X[j + C * i];
+      X[j + C * i] = 0;
+    }
+}
+
+/* Y := (I + L)^{-T} Y for the strictly lower L and a full c x c Y (ld C):
+ * backward substitution on U = L^T, which it first writes into the scratch
+ * U (c x c, ld C) so that every update runs down a column.  Entry i of a
+ * column subtracts U(i,m) y_m for m = c-1, ..., i+1 in that order (as the
+ * plain column algorithm does); by strips of LA_STRIP rows, bottom strip
+ * first: the terms of the rows below a strip accumulate in registers, then
+ * the strip is solved within itself. */
+static void LA_FN(tri_solve_lower_t)(ptrdiff_t c, ptrdiff_t C, const real_t *restrict L,
+                                     real_t *restrict U, real_t *restrict Y)
+{
+  ptrdiff_t i, j, m, i0;
+  LA_FLOPS(c * c * (c - 1));
+  for (m = 0; m < c; m++)
+    for (i = 0; i < m; i++) U[i + C * m] = L[m + C * i];
+  for (j = 0; j < c; j++) {
+    real_t *restrict yj = Y + C * j;
+    for (i0 = (c - 1) / LA_STRIP * LA_STRIP; i0 >= 0; i0 -= LA_STRIP) {
+      const ptrdiff_t i1 = c - i0 < LA_STRIP ? c : i0 + LA_STRIP;
+      if (i1 - i0 == LA_STRIP) {
+        real_t acc[LA_STRIP];
+        for (i = 0; i < LA_STRIP; i++) acc[i] = yj[i0 + i];
+        for (m = c - 1; m >= i1; m--) {
+          const real_t *restrict um = U + C * m + i0;
+          const real_t ym = yj[m];
+#pragma omp simd
+          for (i = 0; i < LA_STRIP; i++) acc[i] -= um[i] * ym;
+        }
+        for (i = 0; i < LA_STRIP; i++) yj[i0 + i] = acc[i];
+      }
+      for (m = i1 - 1; m > i0; m--) { /* within the strip (all of it if short) */
+        const real_t *restrict um = U + C * m;
+        const real_t ym = yj[m];
+        for (i = i0; i < m; i++) yj[i] -= um[i] * ym;
+      }
+    }
+  }
+}
+
 /* A_raw = Diag(beta) M (strictly lower, zero elsewhere) into ws->Araw. */
 static inline void LA_FN(chunk_araw)(ptrdiff_t c, const real_t *M, const real_t *beta,
                                      LA_FN(chunk_ws) *ws)
@@ -22,12 +108,9 @@ static inline void LA_FN(chunk_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const 
                                    const real_t *beta, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t C = ws->C;
-  ptrdiff_t i, j;
-  /* A = L^{-1} Diag(beta) by forward substitution (trsm on a c x c block),
+  /* A = L^{-1} Diag(beta) by forward substitution (tri_solve_lower),
    * then w = A KG and u = A v as GEMMs (stored: KG A^T, v A^T) */
-  for (j = 0; j < c; j++)
-    for (i = 0; i < c; i++) ws->Am[i + C * j] = i == j ? beta[i] : 0;
-  LA_TRSM('L', 'L', 'N', 'U', c, c, 1, ws->Araw, C, ws->Am, C);
+  LA_FN(tri_solve_lower)(c, C, ws->Araw, beta, ws->Am);
   LA_GEMM('N', 'T', K, c, c, 1, ws->KG, K, ws->Am, C, 0, ws->w, K);
   LA_GEMM('N', 'T', V, c, c, 1, v, V, ws->Am, C, 0, ws->u, V);
 }
@@ -51,7 +134,7 @@ static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *
   LA_GEMM('N', 'N', V, c, c, 1, b->dvn, V, ws->Am, C, 0, dv, V);
   if (keep) memcpy(keep, b->Y, sizeof(real_t) * (size_t)(C * c));
   /* A = L^{-1} Diag(beta):  Y = L^{-T} dA,  dbeta_i = Y(i,i),  dL = -Y A^T */
-  LA_TRSM('L', 'L', 'T', 'U', c, c, 1, ws->Araw, C, b->Y, C);
+  LA_FN(tri_solve_lower_t)(c, C, ws->Araw, b->dL, b->Y); /* dL: free until below */
   LA_GEMM('N', 'T', c, c, c, -1, b->Y, C, ws->Am, C, 0, b->dL, C);
   if (keep)
     for (j = 0; j < c; j++)

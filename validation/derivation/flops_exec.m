@@ -3,7 +3,9 @@ function f = flops_exec (what, T, C, K, V)
   % (sequence, value head) of length T, chunk size C (what: 'rec_fwd',
   % 'rec_bwd', 'chunk_fwd', 'chunk_bwd'), as counted by its instrumented build
   % (mex/core/la_flops.h; docs/flops.md, section 5): every BLAS call at its
-  % full size (2mnk per gemm, m(m-1)n per unit triangular solve), the
+  % full size (2mnk per gemm), the unit triangular solves as the core's own
+  % substitution runs them (tri_solve below for A, c^2(c-1) for the
+  % transposed solve of the backward), the
   % recurrent steps as in (55)-(56) with V rounded up to a multiple of 4 (the
   % kernels' zero padding), the gated products' diagonal sub-blocks
   % statement by statement.  Elementwise O(T(K+V)) work is not counted.
@@ -45,8 +47,19 @@ function f = gated (c, K, ngemm)
 end
 
 function f = wy (c, K, V)
-  % A = L^{-1} Diag(beta) (unit triangular solve, c right-hand sides), w, u
-  f = c ^ 2 * (c - 1) + 2 * (K + V) * c ^ 2;
+  % A = L^{-1} Diag(beta) (tri_solve), w, u
+  f = tri_solve (c) + 2 * (K + V) * c ^ 2;
+end
+
+function f = tri_solve (c)
+  % the core's forward substitution (la_stage_wy.tmpl.h): row i of A by
+  % strips of 16 entries starting at j0 <= i, i - j0 multiply-adds each
+  f = 0;
+  for i = 0:c - 1
+    for j0 = 0:16:i
+      f = f + 2 * min (16, c - j0) * (i - j0);
+    end
+  end
 end
 
 function f = gated_bwd (c, K)
