@@ -13,40 +13,56 @@
  * order m = j, ..., i-1 of the reference BLAS trsm ('L', 'L', 'N', 'U') and
  * as accurate.  The rows are formed as the columns of X' (transposed in
  * place at the end), by strips of LA_STRIP entries held in registers over
- * the whole sum (a strip starting at j0 has no terms with m < j0).  For
+ * the whole sum (a strip starting at j0 has no terms with m < j0), two rows
+ * at a time (tri_strip).  For
  * blocks this small it is several times faster than a library trsm
  * (docs/performance.md). */
 #define LA_STRIP 16
 
+/* Strip [j0, j0 + nj) of row i of X (stored as column i): its terms
+ * m = j0, ..., i-1; with both, of rows i and i+1 together (two independent
+ * chains in one pass), then row i+1's term m = i from the finished row i. */
+static inline void LA_FN(tri_strip)(ptrdiff_t C, ptrdiff_t i, ptrdiff_t j0, ptrdiff_t nj,
+                                    int both, const real_t *restrict L, real_t *restrict X)
+{
+  real_t *restrict xi = X + C * i + j0, *restrict xn = X + C * (i + 1) + j0;
+  ptrdiff_t j, m;
+  LA_FLOPS(2 * nj * (i - j0) + (both ? 2 * nj * (i + 1 - j0) : 0));
+  if (nj == LA_STRIP && both) {
+    real_t a0[LA_STRIP], a1[LA_STRIP], ln = L[i + 1 + C * i];
+    for (j = 0; j < LA_STRIP; j++) { a0[j] = xi[j]; a1[j] = xn[j]; }
+    for (m = j0; m < i; m++) {
+      const real_t *restrict xm = X + C * m + j0;
+      const real_t l0 = L[i + C * m], l1 = L[i + 1 + C * m];
+#pragma omp simd
+      for (j = 0; j < LA_STRIP; j++) { a0[j] -= l0 * xm[j]; a1[j] -= l1 * xm[j]; }
+    }
+    for (j = 0; j < LA_STRIP; j++) { xi[j] = a0[j]; xn[j] = a1[j] - ln * a0[j]; }
+    return;
+  }
+  for (m = j0; m < i + both; m++) {
+    const real_t *restrict xm = X + C * m + j0;
+    const real_t l0 = L[i + C * m], l1 = both ? L[i + 1 + C * m] : 0;
+    for (j = 0; j < nj; j++) {
+      if (m < i) xi[j] -= l0 * xm[j];
+      if (both) xn[j] -= l1 * xm[j];
+    }
+  }
+}
+
 static void LA_FN(tri_solve_lower)(ptrdiff_t c, ptrdiff_t C, const real_t *restrict L,
                                    const real_t *d, real_t *restrict X)
 {
-  ptrdiff_t i, j, m, j0;
-  for (i = 0; i < c; i++) {
-    real_t *restrict xi = X + C * i; /* row i of X, as a column */
-    memset(xi, 0, sizeof(real_t) * (size_t)c);
-    xi[i] = d ? d[i] : 1;
-    for (j0 = 0; j0 <= i; j0 += LA_STRIP) {
-      const ptrdiff_t nj = c - j0 < LA_STRIP ? c - j0 : LA_STRIP;
-      LA_FLOPS(2 * nj * (i - j0));
-      if (nj == LA_STRIP) {
-        real_t acc[LA_STRIP];
-        for (j = 0; j < LA_STRIP; j++) acc[j] = xi[j0 + j];
-        for (m = j0; m < i; m++) {
-          const real_t *restrict xm = X + C * m + j0;
-          const real_t lim = L[i + C * m];
-#pragma omp simd
-          for (j = 0; j < LA_STRIP; j++) acc[j] -= lim * xm[j];
-        }
-        for (j = 0; j < LA_STRIP; j++) xi[j0 + j] = acc[j];
-      } else {
-        for (m = j0; m < i; m++) {
-          const real_t *restrict xm = X + C * m + j0;
-          const real_t lim = L[i + C * m];
-          for (j = 0; j < nj; j++) xi[j0 + j] -= lim * xm[j];
-        }
-      }
+  ptrdiff_t i, j, j0, r;
+  for (i = 0; i < c; i += 2) {
+    const int both = i + 1 < c;
+    for (r = i; r <= i + both; r++) { /* row r of X, as a column */
+      memset(X + C * r, 0, sizeof(real_t) * (size_t)c);
+      X[r + C * r] = d ? d[r] : 1;
     }
+    /* strips j0 <= i; row i+1's strip j0 = i+1, if any, has no terms */
+    for (j0 = 0; j0 <= i; j0 += LA_STRIP)
+      LA_FN(tri_strip)(C, i, j0, c - j0 < LA_STRIP ? c - j0 : LA_STRIP, both, L, X);
   }
   for (j = 0; j < c; j++)
     for (i = j + 1; i < c; i++) {
