@@ -15,8 +15,11 @@ function rows = run_bench (varargin)
   %   same run when Debian's python3-torch is installed, else its recorded
   %   figures are used and labelled so.  The core's own driver (make bench-c)
   %   runs too when given, so the MEX overhead shows as the difference of
-  %   two rows; its table goes into the same file.  The decode table
-  %   (bench_decode) splits a T = 1 call into Octave's cost and ours.
+  %   two rows; it runs twice, with the machine's BLAS kernels and with
+  %   OpenBLAS's AVX2 ones, and its tables go into the same file.  The
+  %   decode table (bench_decode) splits a T = 1 call into Octave's cost and
+  %   ours; bench_goals puts the goals of docs/performance.md against the
+  %   figures, at the top of the file.
   %
   %   Options: 'Reps' (timed runs per row, at least 9; default 9), 'Out'
   %   (Markdown file, default validation/results/bench.md; '' for none),
@@ -24,7 +27,8 @@ function rows = run_bench (varargin)
   %   measure the peer if possible), 'Quick' (true: four rows only),
   %   'GemmN' (size of the gemm, default 1024).
   %
-  %   See also: bench_rows, bench_time_row, bench_linearity, bench_peer, bench_decode.
+  %   See also: bench_rows, bench_time_row, bench_linearity, bench_peer, bench_decode,
+  %   bench_goals.
   here = fileparts (mfilename ('fullpath'));
   addpath (fullfile (here, '..', 'octave'));
   addpath (fullfile (here, 'bench'));
@@ -48,14 +52,22 @@ function rows = run_bench (varargin)
     fprintf ('  growth %s: %.2f (linear: 4) %s\n', lin(i).label, lin(i).ratio, lin(i).note);
   end
   core = '';
-  if (~isempty (opt.Core))
+  core2 = '';
+  if (~isempty (opt.Core))   % the machine's BLAS kernels, then OpenBLAS's AVX2 ones
     [st, core] = system (sprintf ('%s %d', opt.Core, reps));
     fprintf ('%s', core);
+    [st, core2] = system (sprintf ('OPENBLAS_CORETYPE=Haswell %s %d', opt.Core, reps));
+    fprintf ('%s', core2);
   end
   dec = bench_decode (reps, core);                  % where a decode call's time goes
   fprintf ('%s', dec(1).md);
+  goals = bench_goals (core, core2, dec);
+  fprintf ('%s', goals);
   if (~isempty (opt.Out))
-    bench_write_md (opt.Out, rows, info, peer, reps, lin, core, dec(1).md);
+    if (~isempty (core2))
+      core = [core sprintf('\n### The same with OPENBLAS_CORETYPE=Haswell (AVX2 kernels)\n\n') core2];
+    end
+    bench_write_md (opt.Out, rows, info, peer, reps, lin, core, dec(1).md, goals);
     fprintf ('written: %s\n', opt.Out);
   end
   if (nargout == 0)

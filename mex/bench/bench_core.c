@@ -2,8 +2,9 @@
  * bench_core.c -- `make bench-c`: the core library timed without Octave.
  *
  * Every row is timed rep by rep, each rep right after one run of the BLAS
- * gemm (n x n, all cores), so a noise burst hits a row and its reference
- * alike; the row's ratio is (nominal flops / median row time) over the
+ * gemm (n x n, all cores) and a pause of LA_BENCH_SETTLE s (OpenBLAS's
+ * workers stop spinning; the "(hot)" rows start at once and show what the
+ * spin costs), so a noise burst hits a row and its reference alike; the row's ratio is (nominal flops / median row time) over the
  * median gemm rate of the same reps.  Inputs and outputs are allocated and
  * touched before the first rep, so no row pays for fresh page faults.
  * Printed per row: median, min and max seconds, tokens/s, GFLOP/s, the
@@ -32,6 +33,7 @@ typedef struct {
   const char *what;   /* "chunk", "rec", "decode" */
   int dbl, bwd, kda;
   ptrdiff_t T, H, K, V, C;
+  int hot;            /* 1: the row starts right after the gemm (no settle) */
 } row_spec;
 
 typedef struct {
@@ -182,6 +184,21 @@ typedef struct {
   int rc;
 } row_time;
 
+/* OpenBLAS's pthread workers keep spinning for about 0.1 s after a
+ * threaded gemm (docs/performance.md); a row started at once shares the
+ * cores with them.  Rows wait LA_BENCH_SETTLE seconds after their gemm so
+ * that the ratio compares the two kernels, and one "hot" row measures the
+ * cost of starting at once. */
+#define LA_BENCH_SETTLE 0.25
+
+static void settle(void)
+{
+  struct timespec ts;
+  ts.tv_sec = 0;
+  ts.tv_nsec = (long)(LA_BENCH_SETTLE * 1e9);
+  nanosleep(&ts, NULL);
+}
+
 static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
 {
   bench_problem P;
@@ -193,6 +210,7 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
   for (i = 0; i < reps && out.rc == 0; i++) {
     double t0;
     tg[i] = time_gemm(g, r->dbl);
+    if (!r->hot) settle();
     t0 = now();
     out.rc = run_row(r, &P);
     t[i] = now() - t0;
@@ -276,8 +294,9 @@ static const char *env_or(const char *name, const char *dflt)
 
 static void print_header(int reps, ptrdiff_t n)
 {
-  printf("bench_core: the core without Octave; each rep = one %tdx%td gemm, then the row; "
-         "median of %d reps (min, max shown)\n\n", n, n, reps);
+  printf("bench_core: the core without Octave; each rep = one %tdx%td gemm, a pause of %.2f s "
+         "(none for the rows marked hot), then the row; median of %d reps (min, max shown)\n\n",
+         n, n, LA_BENCH_SETTLE, reps);
   printf("- BLAS: %s; kernels (core type): %s\n",
          openblas_get_config ? openblas_get_config() : "unknown",
          openblas_get_corename ? openblas_get_corename() : "unknown");
@@ -297,8 +316,9 @@ static void print_row(const row_spec *r, const row_time *t)
            r->dbl ? "double" : "single", t->rc);
     return;
   }
-  printf("| %s %s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
-         "| %.2f |\n", r->kda ? "kda" : "gdn", r->what, r->dbl ? "double" : "single",
+  printf("| %s %s%s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
+         "| %.2f |\n", r->kda ? "kda" : "gdn", r->what, r->hot ? " (hot)" : "",
+         r->dbl ? "double" : "single",
          r->bwd ? "fwd+bwd" : "fwd", r->T, r->H, r->K, r->C, t->med, t->lo, t->hi,
          (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf);
   fflush(stdout);
@@ -306,18 +326,19 @@ static void print_row(const row_spec *r, const row_time *t)
 
 int main(int argc, char **argv)
 {
-  /* what, dbl, bwd, kda, T, H, K, V, C */
+  /* what, dbl, bwd, kda, T, H, K, V, C, hot */
   static const row_spec rows[] = {
-    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64}, {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32},
-    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64}, {"chunk", 0, 1, 1, 2048, 4, 128, 128, 32},
-    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64}, {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64},
-    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64},   {"chunk", 0, 0, 1, 2048, 4, 32, 32, 64},
-    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64}, {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64},
-    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64}, {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64},
-    {"rec", 0, 0, 1, 2048, 4, 128, 128, 64},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0}, {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0}, {"chunk", 0, 1, 1, 2048, 4, 128, 128, 32, 0},
+    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0}, {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0},   {"chunk", 0, 0, 1, 2048, 4, 32, 32, 64, 0},
+    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0}, {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0},
+    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0}, {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0},
+    {"rec", 0, 0, 1, 2048, 4, 128, 128, 64, 0},   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 1},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 1},
   };
-  static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64},
-                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64}};
+  static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0},
+                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
   const int only_decode = argc > 3 && strcmp(argv[3], "decode") == 0;

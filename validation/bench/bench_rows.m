@@ -28,10 +28,9 @@ function spec = bench_rows (quick)
     'gdn chunk',           'gdn_chunk',     'single', 2048, 4, 128, 'fwdbwd', 64
     'kda chunk',           'kda_chunk',     'single', 8192, 4, 128, 'fwd',    64
     'kda chunk',           'kda_chunk',     'single', 8192, 4, 128, 'fwdbwd', 64
-    'kda recurrent decode', 'kda_recurrent', 'single', 1,   4, 128, 'fwd',    64
   };
   if (nargin > 0 && quick)
-    rows = rows([1, 4, 15, 17], :);
+    rows = rows([1, 4, 15], :);
   end
   spec = struct ('label', rows(:, 1), 'fn', rows(:, 2), 'cls', rows(:, 3), 'B', 1, ...
                  'T', rows(:, 4), 'H', rows(:, 5), 'K', rows(:, 6), 'V', rows(:, 6), ...

@@ -5,7 +5,10 @@ function r = bench_time_row (s, reps, gemm_n)
   %
   %   s: a row of bench_rows.  Each of the reps runs (after one warm-up run)
   %   is one gemm_n x gemm_n product A*B of Octave's BLAS in the row's class,
-  %   then the row, so a burst of load hits both.  Returned: sec (median),
+  %   a pause of 0.25 s (OpenBLAS's worker threads spin for about 0.1 s
+  %   after a threaded call and would share the cores with the row;
+  %   bench_core's hot rows measure that), then the row, so a burst of load
+  %   hits both.  Returned: sec (median),
   %   lo, hi (min, max), gemm_gf (median gemm GFLOP/s of the same reps),
   %   fault (seconds to allocate and fill arrays of the row's output sizes:
   %   the page faults every call pays for its fresh outputs, included in
@@ -28,6 +31,7 @@ function r = bench_time_row (s, reps, gemm_n)
     t0 = tic ();
     C = A * B;                                       %#ok (timed)
     tg(i) = toc (t0);
+    pause (0.25);
     t0 = tic ();
     for c = 1:r.calls
       [o, S] = fwd (in{:}, args{:});

@@ -1,12 +1,13 @@
-function bench_write_md (file, rows, info, peer, reps, lin, core, decode_md)
+function bench_write_md (file, rows, info, peer, reps, lin, core, decode_md, goals_md)
   % BENCH_WRITE_MD  Write the results of run_bench as Markdown.
   %
-  %   bench_write_md (file, rows, info, peer, reps, lin, core, decode_md)
+  %   bench_write_md (file, rows, info, peer, reps, lin, core, decode_md, goals_md)
   %
   %   rows: timed rows (bench_time_row fields added), info: machine_info of
   %   run_bench, peer: bench_peer, lin: bench_linearity, core: the text
   %   printed by the C driver (bench_core), or ''; decode_md: the decode
-  %   table of bench_decode (optional).
+  %   table of bench_decode, goals_md: the table of bench_goals (both
+  %   optional; the goals come first, after the run's description).
   %
   %   See also: run_bench.
   fid = fopen (file, 'w');
@@ -21,7 +22,8 @@ function bench_write_md (file, rows, info, peer, reps, lin, core, decode_md)
   fprintf (fid, '- Octave %s; BLAS: %s\n', OCTAVE_VERSION, info.blas);
   fprintf (fid, '- BLAS settings: %s\n', info.env);
   fprintf (fid, ['- Each row: %d timed runs after one warm-up, each run right after one ' ...
-                 'gemm of the same class (Octave''s A*B, n = %d, all cores); "median", ' ...
+                 'gemm of the same class (Octave''s A*B, n = %d, all cores) and a pause of 0.25 s ' ...
+                 '(OpenBLAS''s workers stop spinning, docs/performance.md); "median", ' ...
                  '"min", "max" of the row; "vs gemm" = nominal GFLOP/s (docs/flops.md) over ' ...
                  'the median gemm GFLOP/s of the same runs.  "faults": seconds to create ' ...
                  'and fill arrays of the row''s output sizes (part of every call).  Decode ' ...
@@ -32,6 +34,9 @@ function bench_write_md (file, rows, info, peer, reps, lin, core, decode_md)
                  '(min %s, max %s); %s.\n\n'], peer.fwd, fmt (peer.fwd_lo, '%.3f'), ...
            fmt (peer.fwd_hi, '%.3f'), peer.fwdbwd, fmt (peer.fwdbwd_lo, '%.2f'), ...
            fmt (peer.fwdbwd_hi, '%.2f'), peer.label);
+  if (nargin > 8)
+    fprintf (fid, '%s\n## Through Octave\n\n', goals_md);
+  end
   fprintf (fid, '| case | class | mode | T | H | K=V | C | median s | min s | max s | faults s | GFLOP/s | gemm GFLOP/s | vs gemm | vs peer |\n');
   fprintf (fid, '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n');
   for i = 1:numel (rows)

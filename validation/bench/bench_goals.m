@@ -1,0 +1,98 @@
+function [md, g] = bench_goals (core_default, core_avx2, dec)
+  % BENCH_GOALS  The performance goals against the figures of one bench run.
+  %
+  %   [md, g] = bench_goals (core_default, core_avx2, dec)
+  %
+  %   core_default, core_avx2: the text printed by the C driver bench_core
+  %   with the machine's BLAS kernels and with OPENBLAS_CORETYPE=Haswell
+  %   (AVX2), '' when not run; dec: bench_decode's struct array.  Each goal
+  %   is a ratio to the gemm of the same reps (the "vs gemm" column of the
+  %   core's rows) or the decode overhead in microseconds:
+  %     single forward, H = 4, K = V = 128        >= 0.75
+  %     single forward, H = 4, K = V = 64         >= 0.6
+  %     single forward, H = 1, K = V = 128        >= 0.6
+  %     single forward + backward, H = 4, K = V = 128  >= 0.65
+  %     double forward, fwd+bwd vs dgemm          >= the single ratio - 0.1
+  %     with the machine's own kernels (AVX-512 here): the same, less 0.1
+  %     decode overhead (ours, bench_decode)      <= 15 us
+  %   md: a Markdown table (goal, target, measured, met) for each kernel
+  %   column; g: struct array of the same (NaN where a figure is missing).
+  %
+  %   See also: run_bench, bench_decode.
+  a2 = core_rows (core_avx2);
+  a5 = core_rows (core_default);
+  spec = {
+    % goal                                         class     mode       H  K    target
+    'forward, H = 4, K = V = 128',                 'single', 'fwd',     4, 128, 0.75
+    'forward, H = 4, K = V = 64',                  'single', 'fwd',     4, 64,  0.60
+    'forward, H = 1, K = V = 128',                 'single', 'fwd',     1, 128, 0.60
+    'forward + backward, H = 4, K = V = 128',      'single', 'fwd+bwd', 4, 128, 0.65
+    'double forward (vs dgemm)',                   'double', 'fwd',     4, 128, NaN
+    'double forward + backward (vs dgemm)',        'double', 'fwd+bwd', 4, 128, NaN
+  };
+  g = struct ('goal', {}, 'kernels', {}, 'target', {}, 'value', {}, 'met', {});
+  cols = {'AVX2 (OPENBLAS_CORETYPE=Haswell)', a2, 0; 'machine default kernels', a5, 0.1};
+  for c = 1:rows (cols)
+    tab = cols{c, 2};
+    for i = 1:rows (spec)
+      v = find_ratio (tab, spec{i, 2}, spec{i, 3}, spec{i, 4}, spec{i, 5});
+      target = spec{i, 6};
+      if (isnan (target))   % double: within 0.1 of the single ratio of the same mode
+        target = find_ratio (tab, 'single', spec{i, 3}, 4, 128) - 0.1;
+      end
+      target = target - cols{c, 3};
+      g(end + 1) = struct ('goal', spec{i, 1}, 'kernels', cols{c, 1}, 'target', target, ...
+                           'value', v, 'met', v >= target);   %#ok
+    end
+  end
+  for i = 1:numel (dec)
+    g(end + 1) = struct ('goal', sprintf ('decode overhead, %s (us per call)', dec(i).fn), ...
+                         'kernels', '-', 'target', 15, 'value', dec(i).ours, ...
+                         'met', dec(i).ours <= 15);   %#ok
+  end
+  md = sprintf (['\n## Goals\n\nRatios to the gemm of the same reps (core rows below; with the ' ...
+                 'machine''s own kernels the targets are 0.1 lower), decode overhead in us ' ...
+                 '(decode table).\n\n| goal | kernels | target | measured | met |\n' ...
+                 '|---|---|---:|---:|---|\n']);
+  for i = 1:numel (g)
+    met = 'no';
+    if (isnan (g(i).value))
+      met = 'not measured';
+    elseif (g(i).met)
+      met = 'yes';
+    end
+    op = '>=';
+    if (strncmp (g(i).goal, 'decode', 6))
+      op = '<=';
+    end
+    md = [md sprintf('| %s | %s | %s %.2f | %.2f | %s |\n', g(i).goal, g(i).kernels, op, ...
+                     g(i).target, g(i).value, met)];   %#ok
+  end
+end
+
+% The chunked KDA rows of bench_core's table: class, mode, H, K, C, ratio.
+function t = core_rows (text)
+  t = struct ('cls', {}, 'mode', {}, 'H', {}, 'K', {}, 'T', {}, 'C', {}, 'ratio', {});
+  lines = strsplit (text, char (10));
+  for i = 1:numel (lines)
+    f = strtrim (strsplit (lines{i}, '|'));
+    if (numel (f) < 15 || ~strcmp (f{2}, 'kda chunk'))
+      continue;   % header, other paths, the hot rows
+    end
+    t(end + 1) = struct ('cls', f{3}, 'mode', f{4}, 'H', str2double (f{6}), ...
+                         'K', str2double (f{7}), 'T', str2double (f{5}), ...
+                         'C', str2double (f{8}), 'ratio', str2double (f{15}));   %#ok
+  end
+end
+
+% The ratio of the row at T = 2048, ChunkSize 64 (NaN if absent).
+function v = find_ratio (t, cls, mode, H, K)
+  v = NaN;
+  for i = 1:numel (t)
+    if (strcmp (t(i).cls, cls) && strcmp (t(i).mode, mode) && t(i).H == H && t(i).K == K ...
+        && t(i).T == 2048 && t(i).C == 64)
+      v = t(i).ratio;
+      return;
+    end
+  end
+end

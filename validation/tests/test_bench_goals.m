@@ -1,0 +1,43 @@
+% test_bench_goals: bench_goals reads the core driver's table and decides
+% each goal from it (a made-up table; no timing).
+%
+%   See also: bench_goals, run_bench.
+
+%!function txt = core_table (r)
+%!  % bench_core's rows with the ratios r (fwd H4 K128, fwd+bwd, fwd H1,
+%!  % fwd K64, double fwd, double fwd+bwd)
+%!  row = @(cls, mode, H, K, x) sprintf ('| kda chunk | %s | %s | 2048 | %d | %d | 64 | 0.01 | 0.01 | 0.02 | 1 | 50.0 | 100.0 | %.2f |\n', cls, mode, H, K, x);
+%!  txt = ['| row | class | mode | T | H | K=V | C | median s | min s | max s | tokens/s | GFLOP/s | gemm GFLOP/s (same reps) | vs gemm |' char(10) ...
+%!         row('single', 'fwd', 4, 128, r(1)), row('single', 'fwd+bwd', 4, 128, r(2)), ...
+%!         row('single', 'fwd', 1, 128, r(3)), row('single', 'fwd', 4, 64, r(4)), ...
+%!         row('double', 'fwd', 4, 128, r(5)), row('double', 'fwd+bwd', 4, 128, r(6)), ...
+%!         sprintf('| kda chunk (hot) | single | fwd | 2048 | 4 | 128 | 64 | 0.1 | 0.1 | 0.1 | 1 | 5.0 | 100.0 | 0.05 |\n')];
+%! endfunction
+
+%!test
+%! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
+%! dec = struct ('fn', {'kda_recurrent', 'gdn_recurrent'}, 'ours', {12, 20});
+%! [md, g] = bench_goals (core_table ([0.7 0.66 0.61 0.59 0.65 0.4]), ...
+%!                        core_table ([0.80 0.70 0.62 0.61 0.75 0.65]), dec);
+%! met = @(goal, kern) g(strcmp ({g.goal}, goal) & strncmp ({g.kernels}, kern, 4)).met;
+%! % AVX2 column: 0.80 >= 0.75, 0.61 >= 0.6, double 0.75 >= 0.80 - 0.1
+%! assert (met ('forward, H = 4, K = V = 128', 'AVX2'));
+%! assert (met ('forward, H = 4, K = V = 64', 'AVX2'));
+%! assert (met ('double forward (vs dgemm)', 'AVX2'));
+%! assert (met ('double forward + backward (vs dgemm)', 'AVX2'));   % 0.65 >= 0.60
+%! % the machine's kernels: targets 0.1 lower; 0.7 >= 0.65, 0.4 < 0.66 - 0.2
+%! assert (met ('forward, H = 4, K = V = 128', 'mach'));
+%! assert (~met ('double forward + backward (vs dgemm)', 'mach'));
+%! assert (met ('decode overhead, kda_recurrent (us per call)', '-'));
+%! assert (~met ('decode overhead, gdn_recurrent (us per call)', '-'));
+%! assert (~isempty (strfind (md, '| forward, H = 4, K = V = 128 | AVX2')));
+%! % the hot row is not taken for the goal row
+%! assert (g(1).value, 0.80, 1e-12);
+
+%!test
+%! % a missing table: every ratio goal says so, none is met
+%! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
+%! [md, g] = bench_goals ('', '', struct ('fn', {}, 'ours', {}));
+%! assert (all (isnan ([g.value])));
+%! assert (~any ([g.met]));
+%! assert (~isempty (strfind (md, 'not measured')));
