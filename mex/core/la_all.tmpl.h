@@ -21,6 +21,7 @@
 #include "la_stage_decay.tmpl.h"      /* decays, gated q, k                 */
 #include "la_rec_step.tmpl.h"         /* one recurrent step, fwd and bwd    */
 #include "la_recurrent.tmpl.h"        /* recurrent drivers                  */
+#include "la_tri_gemm.tmpl.h"        /* products with a triangular factor  */
 #include "la_stage_gated.tmpl.h"      /* gated products M, Aqk              */
 #include "la_stage_wy.tmpl.h"         /* triangular solve, w, u             */
 #include "la_stage_intra.tmpl.h"      /* the intra-chunk stages in order    */

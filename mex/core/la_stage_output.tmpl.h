@@ -13,7 +13,7 @@ static inline void LA_FN(chunk_output_cols)(const la_problem *p, ptrdiff_t vw, p
                                             ptrdiff_t ldv, real_t *o, ptrdiff_t ldo)
 {
   LA_GEMM('T', 'N', vw, c, p->K, (real_t)p->scale, S, p->K, QG, p->K, 0, o, ldo);
-  LA_GEMM('N', 'T', vw, c, c, 1, vnew, ldv, Aqk, C, 1, o, ldo);
+  LA_FN(gemm_xlt)(vw, c, vnew, ldv, Aqk, C, 1, o, ldo);
 }
 
 /* Backward, the intra-chunk part: b->dvn = Aqk^T dO (stored dO Aqk; the
@@ -24,7 +24,7 @@ static void LA_FN(cbwd_output)(const la_problem *p, ptrdiff_t c, const real_t *d
 {
   const ptrdiff_t V = p->V, C = ws->C;
   ptrdiff_t i, j;
-  LA_GEMM('N', 'N', V, c, c, 1, dO, V, ws->Aqk, C, 0, b->dvn, V);
+  LA_FN(gemm_xl)(V, c, dO, V, ws->Aqk, C, 0, b->dvn, V);
   LA_GEMM('T', 'N', c, c, V, 1, dO, V, b->vnew, V, 0, b->dAqk, C);
   for (j = 1; j < c; j++)
     for (i = 0; i < j; i++) b->dAqk[i + C * j] = 0;

@@ -127,8 +127,8 @@ static inline void LA_FN(chunk_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const 
   /* A = L^{-1} Diag(beta) by forward substitution (tri_solve_lower),
    * then w = A KG and u = A v as GEMMs (stored: KG A^T, v A^T) */
   LA_FN(tri_solve_lower)(c, C, ws->Araw, beta, ws->Am);
-  LA_GEMM('N', 'T', K, c, c, 1, ws->KG, K, ws->Am, C, 0, ws->w, K);
-  LA_GEMM('N', 'T', V, c, c, 1, v, V, ws->Am, C, 0, ws->u, V);
+  LA_FN(gemm_xlt)(K, c, ws->KG, K, ws->Am, C, 0, ws->w, K);
+  LA_FN(gemm_xlt)(V, c, v, V, ws->Am, C, 0, ws->u, V);
 }
 
 /* Backward: from dw (b->dW) and du (b->dvn, the gradient of v_new = u - w S
@@ -146,8 +146,8 @@ static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *
   /* w = A KG, u = A v:  dA = dw KG^T + du v^T,  dKG = A^T dw,  dv = A^T du */
   LA_GEMM('T', 'N', c, c, K, 1, b->dW, K, ws->KG, K, 0, b->Y, C);
   LA_GEMM('T', 'N', c, c, V, 1, b->dvn, V, vc, V, 1, b->Y, C);
-  LA_GEMM('N', 'N', K, c, c, 1, b->dW, K, ws->Am, C, 0, b->dKG, K);
-  LA_GEMM('N', 'N', V, c, c, 1, b->dvn, V, ws->Am, C, 0, dv, V);
+  LA_FN(gemm_xl)(K, c, b->dW, K, ws->Am, C, 0, b->dKG, K);
+  LA_FN(gemm_xl)(V, c, b->dvn, V, ws->Am, C, 0, dv, V);
   if (keep) memcpy(keep, b->Y, sizeof(real_t) * (size_t)(C * c));
   /* A = L^{-1} Diag(beta):  Y = L^{-T} dA,  dbeta_i = Y(i,i),  dL = -Y A^T */
   LA_FN(tri_solve_lower_t)(c, C, ws->Araw, b->dL, b->Y); /* dL: free until below */

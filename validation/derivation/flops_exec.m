@@ -21,13 +21,14 @@ function f = flops_exec (what, T, C, K, V)
       for n = 1:NC
         c = min (C, T - (n - 1) * C);
         if (strcmp (what, 'chunk_fwd'))
-          f = f + gated (c, K, 2) + wy (c, K, V) + 6 * c * K * V + 2 * V * c ^ 2;
+          f = f + gated (c, K, 2) + wy (c, K, V) + 6 * c * K * V + 2 * V * tri (c);
         else
           % forward sweep: M only, no state after the last chunk
           f = f + gated (c, K, 1) + wy (c, K, V) + 2 * c * K * V + 2 * c * K * V * (n < NC);
           % reverse sweep: Aqk only; output, state, WY and gated backward
-          f = f + gated (c, K, 1) + 4 * V * c ^ 2 + 12 * c * K * V ...
-                + 4 * (K + V) * c ^ 2 + c ^ 2 * (c - 1) + 2 * c ^ 3 + gated_bwd (c, K);
+          f = f + gated (c, K, 1) + 2 * V * (c ^ 2 + tri (c)) + 12 * c * K * V ...
+                + 2 * (K + V) * (c ^ 2 + tri (c)) + c ^ 2 * (c - 1) + 2 * c ^ 3 ...
+                + gated_bwd (c, K);
         end
       end
     otherwise
@@ -48,7 +49,18 @@ end
 
 function f = wy (c, K, V)
   % A = L^{-1} Diag(beta) (tri_solve), w, u
-  f = tri_solve (c) + 2 * (K + V) * c ^ 2;
+  f = tri_solve (c) + 2 * (K + V) * tri (c);
+end
+
+function n = tri (c)
+  % a product with a c x c lower triangular factor (la_tri_gemm.tmpl.h):
+  % two GEMMs that skip the zero block rows [0, h) x columns [h, c),
+  % h = floor (c / 2), for c >= 32; one dense product below
+  h = c;
+  if (c >= 32)
+    h = floor (c / 2);
+  end
+  n = h ^ 2 + (c - h) * c;
 end
 
 function f = tri_solve (c)
