@@ -166,6 +166,12 @@ typedef struct la_chunk_bwd_aux {
  * callers size their own outputs against it. */
 ptrdiff_t la_mem_available(void);
 
+/* Free the workspaces the core keeps between calls (la_pool.c: one per
+ * OpenMP thread and one shared, each up to 256 MB, reused by the next call
+ * instead of fresh pages).  Waits for a call holding them to finish; the
+ * next call allocates anew.  The MEX gateway calls it when it is cleared. */
+void la_release(void);
+
 /* Number of chunks over all sequences for chunk size p->chunk. */
 ptrdiff_t la_chunk_count(const la_problem *p);
 
