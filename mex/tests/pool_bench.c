@@ -3,8 +3,9 @@
  * and OpenBLAS's spinning workers cost a call, measured on the core alone
  * (single precision, one sequence, H heads, K = V, chunk 64, KDA).
  *
- *   pool_bench faults T H K reps   chunked forward + backward: median time
- *                                  and minor page faults per call
+ *   pool_bench faults T H K reps   chunked forward + backward: median wall
+ *                                  time, minor page faults, user and system
+ *                                  CPU time per call
  *   pool_bench decode reps         T = 1 calls (recurrent and chunked
  *                                  forward, H = 4, K = V = 128): median
  *                                  microseconds and faults per call
@@ -20,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "../core/la_core.h"
 #include "../core/la_blas.h"
+#include "../core/la_internal.h" /* la_pool_bytes */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +38,20 @@ static double wall(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static long minor_faults(void)
+/* minor page faults, user and system CPU seconds of the process so far */
+typedef struct {
+  double faults, user, sys;
+} usage_t;
+
+static usage_t usage(void)
 {
   struct rusage ru;
+  usage_t u;
   getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_minflt;
+  u.faults = (double)ru.ru_minflt;
+  u.user = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec;
+  u.sys = (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+  return u;
 }
 
 static int by_value(const void *a, const void *b)
@@ -119,32 +130,48 @@ static void run(const case_t *c, int which)
   if (which == 0) check(la_chunk_bwd_s(&c->p, &c->b), "backward");
 }
 
-/* Median seconds and faults per call of `calls` calls, over reps. */
+/* Per call of `calls` calls, medians over reps: wall time, faults, user
+ * and system CPU time (the system time is where page faults show). */
 static void measure(const char *label, const case_t *c, int which, int reps, int calls)
 {
-  double t[MAX_REPS], f[MAX_REPS];
+  double t[MAX_REPS], f[MAX_REPS], us[MAX_REPS], sy[MAX_REPS], med;
   int i, j;
   run(c, which); /* warm-up */
   for (i = 0; i < reps; i++) {
-    const long f0 = minor_faults();
+    const usage_t u0 = usage();
     const double t0 = wall();
+    usage_t u1;
     for (j = 0; j < calls; j++) run(c, which);
     t[i] = (wall() - t0) / calls;
-    f[i] = (double)(minor_faults() - f0) / calls;
+    u1 = usage();
+    f[i] = (u1.faults - u0.faults) / calls;
+    us[i] = (u1.user - u0.user) / calls;
+    sy[i] = (u1.sys - u0.sys) / calls;
   }
-  {
-    const double med = mid(t, reps); /* sorts t: t[0] is the least */
-    printf("%-34s median %10.1f us  (min %.1f)  faults/call %8.1f\n", label, 1e6 * med,
-           1e6 * t[0], mid(f, reps));
-  }
+  med = mid(t, reps); /* sorts t: t[0] is the least */
+  printf("%-34s wall median %10.1f us (min %.1f)  faults %8.1f  user %10.1f us  sys %9.1f us\n",
+         label, 1e6 * med, 1e6 * t[0], mid(f, reps), 1e6 * mid(us, reps), 1e6 * mid(sy, reps));
 }
 
-/* The forward right after a threaded sgemm, and after 0.3 s of idle. */
+/* Wall and process CPU seconds of one chunked forward. */
+static void timed_fwd(const case_t *c, double *t, double *cpu)
+{
+  const usage_t u0 = usage();
+  const double t0 = wall();
+  usage_t u1;
+  run(c, 2);
+  *t = wall() - t0;
+  u1 = usage();
+  *cpu = (u1.user + u1.sys) - (u0.user + u0.sys);
+}
+
+/* The forward right after a threaded sgemm, and after 0.3 s of idle: wall
+ * time, and the CPU time of the whole process (spinning workers burn it). */
 static void spin(int reps)
 {
   const ptrdiff_t n = 1024;
   float *a = floats(n * n, -1, 2), *b = floats(n * n, -1, 2), *cc = floats(n * n, 0, 0);
-  double after[MAX_REPS], idle[MAX_REPS];
+  double ta[MAX_REPS], ca[MAX_REPS], ti[MAX_REPS], ci[MAX_REPS], m[4];
   const struct timespec pause = {0, 300000000L};
   const char *env = getenv("OPENBLAS_THREAD_TIMEOUT");
   case_t c;
@@ -152,23 +179,20 @@ static void spin(int reps)
   setup(&c, 2048, 4, 128);
   run(&c, 2);
   for (i = 0; i < reps; i++) {
-    double t0;
     la_gemm_s('N', 'N', n, n, n, 1, a, n, b, n, 0, cc, n);
-    t0 = wall();
-    run(&c, 2);
-    after[i] = wall() - t0;
+    timed_fwd(&c, &ta[i], &ca[i]);
     nanosleep(&pause, NULL);
-    t0 = wall();
-    run(&c, 2);
-    idle[i] = wall() - t0;
+    timed_fwd(&c, &ti[i], &ci[i]);
   }
-  {
-    const double m_after = mid(after, reps), m_idle = mid(idle, reps); /* sorted now */
-    printf("OPENBLAS_THREAD_TIMEOUT=%s: chunk fwd T=2048 right after sgemm median %.1f ms "
-           "(max %.1f), after idle %.1f ms (max %.1f)\n",
-           env ? env : "(unset)", 1e3 * m_after, 1e3 * after[reps - 1], 1e3 * m_idle,
-           1e3 * idle[reps - 1]);
-  }
+  m[0] = mid(ta, reps); /* mid sorts: [reps - 1] is the largest */
+  m[1] = mid(ca, reps);
+  m[2] = mid(ti, reps);
+  m[3] = mid(ci, reps);
+  printf("OPENBLAS_THREAD_TIMEOUT=%s: chunk fwd T=2048 H=4 K=V=128, medians of %d: right after "
+         "sgemm %.1f ms wall (max %.1f), %.1f ms CPU; after 0.3 s idle %.1f ms wall (max %.1f), "
+         "%.1f ms CPU\n",
+         env ? env : "(unset)", reps, 1e3 * m[0], 1e3 * ta[reps - 1], 1e3 * m[1], 1e3 * m[2],
+         1e3 * ti[reps - 1], 1e3 * m[3]);
 }
 
 int main(int argc, char **argv)
@@ -181,6 +205,7 @@ int main(int argc, char **argv)
     setup(&c, atol(argv[2]), atol(argv[3]), atol(argv[4]));
     snprintf(label, sizeof label, "chunk fwd+bwd T=%s H=%s K=V=%s", argv[2], argv[3], argv[4]);
     measure(label, &c, 0, reps < MAX_REPS ? reps : MAX_REPS, 1);
+    printf("the pool holds %.1f MB after the calls\n", (double)la_pool_bytes() / (1 << 20));
   } else if (!strcmp(mode, "decode") && argc == 3) {
     const int reps = atoi(argv[2]);
     setup(&c, 1, 4, 128);
