@@ -113,6 +113,7 @@ typedef struct {
   real_t *slots, *S;           /* the window's slots; the states of its items */
   real_t *Sr;                  /* 'Emulate': the rounded states (else NULL) */
   ptrdiff_t slot_elems, items, ipb, nib, wn, ncb, nvb;
+  int pooled;                  /* this call holds the pool (la_pool_enter) */
   /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
    * nvb: blocks of value columns in the state pass */
 } LA_FN(chunk_fwd_ctx);
@@ -292,7 +293,9 @@ static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, LA_FN(chu
   return 1;
 }
 
-/* The slots and states of one window, allocated together; 0 if refused. */
+/* The slots and states of one window, together in the pool's shared
+ * buffer (la_pool.c: x->pooled says whether this call holds the pool; the
+ * caller gives the buffer back and leaves); 0 if refused. */
 static int LA_FN(chunk_fwd_alloc)(const la_problem *p, LA_FN(chunk_fwd_ctx) *x,
                                   ptrdiff_t *bytes)
 {
@@ -300,9 +303,10 @@ static int LA_FN(chunk_fwd_alloc)(const la_problem *p, LA_FN(chunk_fwd_ctx) *x,
   if (!la_mul4(x->ipb, x->wn, x->slot_elems, 1, &nslot) ||
       !la_mul4(x->ipb, p->K, p->V, p->emulate ? 2 : 1, &nstate) ||
       !la_add(nslot, nstate, &total) ||
-      !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes) ||
-      !(x->slots = la_alloc(total, sizeof(real_t))))
+      !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes))
     return 0;
+  x->pooled = la_pool_enter();
+  if (!(x->slots = la_pool_get(x->pooled, 1, total, sizeof(real_t)))) return 0;
   x->S = x->slots + nslot;
   x->Sr = p->emulate ? x->S + x->ipb * p->K * p->V : NULL;
   return 1;
@@ -339,7 +343,8 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     rc = LA_FN(la_for_phases)(LA_FN(chunk_ws_size)(p, 0, 0), bytes, x.nib * x.ncb,
                               LA_FN(chunk_fwd_ntasks), LA_FN(chunk_fwd_task), &x);
   }
-  free(x.slots);
+  if (x.slots) la_pool_put(x.pooled, 1, x.slots);
+  la_pool_leave(x.pooled);
   LA_FN(la_prep_free)(&pp);
   free(first);
   return rc;

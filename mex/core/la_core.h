@@ -171,6 +171,12 @@ ptrdiff_t la_mem_available(void);
  * /sys costs tens of microseconds, more than a whole decode step. */
 #define LA_GUARD_MIN ((ptrdiff_t)16 << 20)
 
+/* Free the workspaces the core keeps between calls (la_pool.c: one per
+ * OpenMP thread and one shared, each up to 256 MB, reused by the next call
+ * instead of fresh pages).  Waits for a call holding them to finish; the
+ * next call allocates anew.  The MEX gateway calls it when it is cleared. */
+void la_release(void);
+
 /* Number of chunks over all sequences for chunk size p->chunk. */
 ptrdiff_t la_chunk_count(const la_problem *p);
 

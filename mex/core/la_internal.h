@@ -1,8 +1,8 @@
 /*
  * la_internal.h -- helpers shared by the algorithms of the core library:
  * allocation, where a sequence lives in the packed arrays, the status shared
- * by the threads of a call (errors, interrupts), BLAS thread control and the
- * memory guard.
+ * by the threads of a call (errors, interrupts), BLAS thread control, the
+ * memory guard and the workspaces kept across calls.
  * Not part of the public interface.
  */
 #ifndef LA_INTERNAL_H
@@ -143,5 +143,23 @@ int la_max_threads(void);
  * huge malloc succeeds and the process is killed when the pages are touched.
  * A negative bytes_per_thread (an overflowed size) never fits. */
 int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread);
+
+/* ---- workspaces kept across calls (la_pool.c) -------------------------------
+ * la_pool_enter at the start of a call (before its parallel region): 1 if
+ * the call holds the pool (also when this thread holds it already), 0 if
+ * another call does (then get and put malloc and free).  la_pool_leave(held)
+ * at its end.  la_pool_get: count elements of size bytes, NULL as la_alloc
+ * (the contents are garbage: zero them where needed); shared = 0: the
+ * buffer of the calling OpenMP thread's number, 1: the call's shared one.
+ * la_pool_put gives it back (frees it if it is not the pool's, or larger
+ * than LA_POOL_KEEP).  la_pool_bytes: bytes the pool holds (0 while another
+ * call holds it); la_release (la_core.h) frees them. */
+#define LA_POOL_THREADS 64                  /* thread numbers with a buffer */
+#define LA_POOL_KEEP ((size_t)256 << 20)    /* larger buffers end with their call */
+int la_pool_enter(void);
+void la_pool_leave(int held);
+void *la_pool_get(int held, int shared, ptrdiff_t count, size_t size);
+void la_pool_put(int held, int shared, void *buf);
+size_t la_pool_bytes(void);
 
 #endif

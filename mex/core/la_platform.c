@@ -112,9 +112,6 @@ ptrdiff_t la_mem_available(void)
   return avail;
 }
 
-/* Workspaces this small are not worth the look at the memory available. */
-#define LA_GUARD_MIN ((ptrdiff_t)16 << 20)
-
 int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
 {
   ptrdiff_t threads = 1, total, avail;

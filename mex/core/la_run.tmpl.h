@@ -4,14 +4,16 @@
  * la_for_items runs fn on every (sequence, value head) item, spread over
  * the OpenMP threads (one item at a time: items differ in length), with
  * OpenBLAS single-threaded meanwhile.  Each thread gets ws_elems elements of
- * workspace, allocated at its first item, so threads without work allocate
- * nothing; zero_ws clears it once.  Before anything is allocated the memory
+ * workspace at its first item (the pool's buffer of its thread number,
+ * la_pool.c, kept across calls), so threads without work touch nothing;
+ * zero_ws clears it once per call.  Before anything is allocated the memory
  * guard (la_workspace_ok) compares the workspaces with the memory available.
  * Small calls (la_small_call) run on the calling thread.
  *
  * The status is shared: an allocation failure or an interrupt (fn polls
  * through la_poll) makes every thread skip the rest of its items.  Returns
- * LA_OK, LA_ENOMEM or LA_EINTR; everything allocated here is freed.
+ * LA_OK, LA_ENOMEM or LA_EINTR; everything allocated here is freed or back
+ * in the pool.
  */
 
 /* A call too small to pay for waking the threads (a decode step: T = 1 at
@@ -32,10 +34,11 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
 {
   const ptrdiff_t items = p->N * p->HV;
   ptrdiff_t bytes, it;
-  int status = LA_OK, saved;
+  int status = LA_OK, saved, pooled;
 
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
     return LA_ENOMEM;
+  pooled = la_pool_enter();
   saved = la_blas_threads_begin();
 #pragma omp parallel if (!LA_FN(la_small_call)(p))
   {
@@ -44,7 +47,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
     for (it = 0; it < items; it++) {
       if (la_stopped(&status)) continue;
       if (!ws) {
-        ws = la_alloc(ws_elems, sizeof(real_t));
+        ws = la_pool_get(pooled, 0, ws_elems, sizeof(real_t));
         if (!ws) {
           la_stop(&status, LA_ENOMEM);
           continue;
@@ -53,9 +56,10 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
       }
       fn(ctx, it / p->HV, it % p->HV, ws, &status);
     }
-    free(ws);
+    if (ws) la_pool_put(pooled, 0, ws);
   }
   la_blas_threads_end(saved);
+  la_pool_leave(pooled);
   return status;
 }
 
@@ -69,8 +73,8 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
  * work comes in nwin windows, each of two phases; phase 0 of a window runs
  * all its tasks (in parallel) before phase 1 starts, and a window before
  * the next.  ntasks(ctx, win, phase) gives the number of tasks; task runs
- * one with the calling thread's workspace (ws_elems elements, allocated at
- * its first task).  Shared buffers are the caller's; extra_bytes of them
+ * one with the calling thread's workspace (ws_elems elements, the pool's
+ * buffer of its thread number, taken at its first task).  Shared buffers are the caller's; extra_bytes of them
  * are counted by the memory guard.  OpenBLAS single-threaded meanwhile.
  * Returns LA_OK, LA_ENOMEM or LA_EINTR. */
 typedef ptrdiff_t (*LA_FN(la_count_fn))(void *ctx, ptrdiff_t win, int phase);
@@ -81,12 +85,13 @@ static int LA_FN(la_for_phases)(ptrdiff_t ws_elems, ptrdiff_t extra_bytes, ptrdi
                                 LA_FN(la_count_fn) ntasks, LA_FN(la_task_fn) task, void *ctx)
 {
   ptrdiff_t bytes, win;
-  int status = LA_OK, saved;
+  int status = LA_OK, saved, pooled;
 
   /* the guard counts the shared buffers once per thread: conservative */
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || extra_bytes < 0 ||
       !la_add(bytes, extra_bytes, &bytes) || !la_workspace_ok(PTRDIFF_MAX, bytes))
     return LA_ENOMEM;
+  pooled = la_pool_enter();
   saved = la_blas_threads_begin();
 #pragma omp parallel private(win)
   {
@@ -99,15 +104,16 @@ static int LA_FN(la_for_phases)(ptrdiff_t ws_elems, ptrdiff_t extra_bytes, ptrdi
 #pragma omp for schedule(dynamic, 1)
         for (i = 0; i < n; i++) {
           if (la_stopped(&status)) continue;
-          if (!ws && !(ws = la_alloc(ws_elems, sizeof(real_t)))) {
+          if (!ws && !(ws = la_pool_get(pooled, 0, ws_elems, sizeof(real_t)))) {
             la_stop(&status, LA_ENOMEM);
             continue;
           }
           task(ctx, win, phase, i, ws, &status);
         }
       }
-    free(ws);
+    if (ws) la_pool_put(pooled, 0, ws);
   }
   la_blas_threads_end(saved);
+  la_pool_leave(pooled);
   return status;
 }

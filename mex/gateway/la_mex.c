@@ -438,6 +438,8 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   la_call c;
   char fname[32];
   int which = -1, i, max_out;
+  static int release_registered; /* `clear functions`, `clear all`, exit: free the core's pool */
+  if (!release_registered) release_registered = mexAtExit(la_release) == 0;
   memset(&c, 0, sizeof c);
   /* a char row whose every character is part of the name (a NUL inside it
    * would end the C string early and let "kda_chunk\0x" pass as kda_chunk) */

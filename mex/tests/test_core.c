@@ -27,6 +27,10 @@
  *   intr     an interrupt callback that fires at the n-th poll stops every
  *            entry point with LA_EINTR (nothing leaks: ASan), and the next
  *            call gives the same result as before, bit for bit
+ *   pool     the workspaces kept across calls (la_pool.c): small, big, small
+ *            calls, a NaN-filled pool, a pool held by another thread, four
+ *            concurrent callers: each bit for bit its fresh call; the size
+ *            cap; la_release frees everything (ASan's leak check agrees)
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
  *
@@ -43,6 +47,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define TOL_D 1e-10
 #define TOL_S 1e-4
@@ -1372,6 +1379,180 @@ static void test_interrupt(const tcfg *c, const tprob *P)
       for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, P, path, bwd, dbl);
 }
 
+/* ---- workspaces kept across calls (la_pool.c) ------------------------------------
+ * A call must give the same bits whatever the pool holds: after a bigger
+ * call (larger buffers, stale data), after the buffers were filled with
+ * NaN, while another caller holds the pool (malloc instead), and from
+ * several threads at once; la_release frees everything. */
+
+typedef struct {
+  double *o[2], *ht[2]; /* [path]: 0 recurrent, 1 chunked */
+  tgrad G[2];
+  int rc;
+} tresult;
+
+static void run_paths(const tprob *P, int dbl, tresult *R)
+{
+  int path;
+  memset(R, 0, sizeof *R);
+  for (path = 0; path < 2; path++) {
+    R->rc |= core_fwd(&P->p, P, &P->in, dbl, path, 1, &R->o[path], &R->ht[path]);
+    R->rc |= core_bwd(&P->p, P, &P->in, dbl, path, 3, &R->G[path]);
+  }
+}
+
+static void free_result(tresult *R)
+{
+  int path;
+  for (path = 0; path < 2; path++) {
+    free(R->o[path]);
+    free(R->ht[path]);
+    free_grad(&R->G[path]);
+  }
+}
+
+/* finite (the inputs are: NaN would be garbage read) and equal bit for bit */
+static int same_bits(const double *a, const double *b, ptrdiff_t n)
+{
+  return a && b && all_finite(a, n) && memcmp(a, b, sizeof(double) * (size_t)n) == 0;
+}
+
+/* 1 if both ran and X is R bit for bit, every output of both paths */
+static int same_result(const tprob *P, const tresult *R, const tresult *X)
+{
+  int path, i, ok = R->rc == LA_OK && X->rc == LA_OK;
+  for (path = 0; ok && path < 2; path++) {
+    ok = same_bits(R->o[path], X->o[path], P->nv) && same_bits(R->ht[path], X->ht[path], P->ns);
+    for (i = 0; ok && i < NGRAD; i++)
+      ok = !grad_exists(P, i) ||
+           same_bits(grad_at(&R->G[path], i), grad_at(&X->G[path], i), grad_len(P, i));
+  }
+  return ok;
+}
+
+/* Fill the first 8 MB of every thread's pool buffer and of the shared one
+ * with NaN: garbage that a call must overwrite before reading. */
+static void poison_pool(void)
+{
+  const ptrdiff_t n = (ptrdiff_t)1 << 20;
+  const int held = la_pool_enter();
+#pragma omp parallel
+  {
+    int shared;
+    for (shared = 0; shared < 2; shared++) {
+      double *x = NULL;
+      ptrdiff_t i;
+#pragma omp master
+      x = shared ? la_pool_get(held, 1, n, sizeof(double)) : NULL;
+      if (!shared) x = la_pool_get(held, 0, n, sizeof(double));
+      for (i = 0; x && i < n; i++) x[i] = NAN;
+      if (x) la_pool_put(held, shared, x);
+    }
+  }
+  la_pool_leave(held);
+}
+
+/* While another thread holds the pool, a call mallocs and gives the same
+ * bits; 0 if the team had fewer than two threads (not tested). */
+static int run_while_held(const tprob *P, int dbl, tresult *X, int *other_held, int *mine)
+{
+  int team = 1;
+  *other_held = 0;
+  *mine = 1;
+#pragma omp parallel num_threads(2)
+  {
+#ifdef _OPENMP
+    const int me = omp_get_thread_num();
+#pragma omp master
+    team = omp_get_num_threads();
+#else
+    const int me = 0;
+#endif
+    if (me == 1) *other_held = la_pool_enter();
+#pragma omp barrier
+    if (me == 0 && team == 2) {
+      *mine = la_pool_enter(); /* must be 0: taken */
+      la_pool_leave(*mine);
+      run_paths(P, dbl, X);
+    }
+#pragma omp barrier
+    if (me == 1) la_pool_leave(*other_held);
+  }
+  return team == 2;
+}
+
+static void test_pool_class(const tprob *S, const tprob *L, int dbl)
+{
+  tresult fs, fl, x1, x2, x3, x4, xb, xc[4];
+  size_t held;
+  int i, ok_conc = 1, other, mine, tested;
+  la_release();
+  run_paths(S, dbl, &fs);
+  la_release();
+  run_paths(L, dbl, &fl);
+  la_release();
+  run_paths(S, dbl, &x1);
+  run_paths(L, dbl, &x2);
+  run_paths(S, dbl, &x3);
+  held = la_pool_bytes();
+  poison_pool();
+  run_paths(S, dbl, &x4);
+  report(same_result(S, &fs, &x1) && same_result(L, &fl, &x2) && same_result(S, &fs, &x3) &&
+             same_result(S, &fs, &x4) && held > 0,
+         "pool  small, big, small, NaN-filled pool, small (%s): each bit for bit its fresh "
+         "call; the pool held %zu bytes", cls(dbl), held);
+  tested = run_while_held(S, dbl, &xb, &other, &mine);
+  report(!tested || (other == 1 && mine == 0 && same_result(S, &fs, &xb)),
+         "pool  a call while another thread holds the pool (%s): malloc, same bits%s", cls(dbl),
+         tested ? "" : " (one thread only: not tested)");
+#pragma omp parallel for schedule(static, 1)
+  for (i = 0; i < 4; i++) run_paths(S, dbl, &xc[i]);
+  for (i = 0; i < 4; i++) ok_conc = ok_conc && same_result(S, &fs, &xc[i]);
+  report(ok_conc, "pool  four callers from concurrent threads (%s): same bits", cls(dbl));
+  free_result(&fs); free_result(&fl); free_result(&x1); free_result(&x2);
+  free_result(&x3); free_result(&x4);
+  if (tested) free_result(&xb);
+  for (i = 0; i < 4; i++) free_result(&xc[i]);
+}
+
+/* A buffer above LA_POOL_KEEP ends with its call; la_release empties the
+ * pool.  (The 256 MB block is never touched: no pages are faulted in.) */
+static void test_pool_limits(void)
+{
+  size_t before, after, released;
+  void *x;
+  int held;
+  la_release();
+  held = la_pool_enter();
+  x = la_pool_get(held, 1, (ptrdiff_t)LA_POOL_KEEP + 1, 1);
+  before = la_pool_bytes();
+  la_pool_put(held, 1, x);
+  after = la_pool_bytes();
+  x = la_pool_get(held, 0, 1000, 1);
+  la_pool_put(held, 0, x);
+  la_pool_leave(held);
+  la_release();
+  released = la_pool_bytes();
+  report(held && before > LA_POOL_KEEP && after == 0 && released == 0,
+         "pool  a %zu-byte buffer is freed at the end of its call (held %zu, then %zu); "
+         "la_release leaves %zu bytes", (size_t)LA_POOL_KEEP + 1, before, after, released);
+}
+
+static void test_pool(void)
+{
+  /* V not a multiple of 4: the recurrent paths rely on zeroed padding (zero_ws) */
+  static const tcfg small = {"pool small", 1, 16, 10, 100, 1, 2, 2, .l2 = 1, .h0 = 1};
+  static const tcfg big = {"pool big", 1, 32, 30, 700, 1, 4, 1, .l2 = 1, .h0 = 1};
+  tprob S, L;
+  int dbl;
+  make_problem(&small, &S);
+  make_problem(&big, &L);
+  for (dbl = 1; dbl >= 0; dbl--) test_pool_class(&S, &L, dbl);
+  free_problem(&S);
+  free_problem(&L);
+  test_pool_limits();
+}
+
 /* ---- the configurations ---------------------------------------------------------- */
 
 #define CU(...) .cu = {__VA_ARGS__}
@@ -1654,6 +1835,8 @@ int main(int argc, char **argv)
   test_problem_check();
   test_entry_refusal();
   test_sizes();
+  test_pool();
+  la_release(); /* nothing left for the leak checker */
 
   printf("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail ? 1 : 0;

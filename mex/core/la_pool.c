@@ -1,0 +1,136 @@
+/* la_pool.c -- workspaces kept across calls (see la_internal.h).
+ *
+ * A chunked call needs tens to hundreds of MB of scratch; malloc hands
+ * blocks that large out as fresh mmaps, so every call paid a page fault per
+ * 4 kB touched (82k faults, ~10% of the time of a backward at T = 65536).
+ * The pool keeps one buffer per OpenMP thread number (of the team of the
+ * call that holds the pool) and one for buffers shared by a call's threads,
+ * each with its capacity, grown when a call needs more.
+ *
+ * One call at a time holds the pool (a C11 atomic flag, taken by
+ * la_pool_enter); calls made meanwhile from other threads, and thread
+ * numbers beyond LA_POOL_THREADS, malloc and free as before.  The thread
+ * holding the pool may enter again (nested: the chunked forward around its
+ * la_for_phases), so the depth is per thread.  A buffer larger than
+ * LA_POOL_KEEP is freed when its call ends.  la_release frees everything.
+ *
+ * -DLA_NO_POOL (and the flop-counting build, whose driver checks that a
+ * call leaves nothing allocated) turns the pool off: every workspace is
+ * malloc'd and freed by its call.
+ */
+#include "la_internal.h"
+
+#if defined(LA_COUNT_FLOPS) && !defined(LA_NO_POOL)
+#define LA_NO_POOL
+#endif
+
+#ifndef LA_NO_POOL
+#include <stdatomic.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+typedef struct {
+  void *buf;
+  size_t cap; /* bytes */
+} la_pool_buf;
+
+/* [0, LA_POOL_THREADS): per thread number; the last: the shared one */
+static la_pool_buf pool[LA_POOL_THREADS + 1];
+static atomic_flag pool_taken = ATOMIC_FLAG_INIT;
+static _Thread_local int pool_depth; /* > 0: this thread holds the pool */
+
+int la_pool_enter(void)
+{
+  if (pool_depth == 0 && atomic_flag_test_and_set(&pool_taken)) return 0;
+  pool_depth++;
+  return 1;
+}
+
+void la_pool_leave(int held)
+{
+  if (held && --pool_depth == 0) atomic_flag_clear(&pool_taken);
+}
+
+static la_pool_buf *pool_slot(int held, int shared)
+{
+  int t = 0;
+  if (!held) return NULL;
+  if (shared) return &pool[LA_POOL_THREADS];
+#ifdef _OPENMP
+  t = omp_get_thread_num();
+#endif
+  return t < LA_POOL_THREADS ? &pool[t] : NULL;
+}
+
+void *la_pool_get(int held, int shared, ptrdiff_t count, size_t size)
+{
+  la_pool_buf *b = pool_slot(held, shared);
+  ptrdiff_t bytes;
+  if (!b) return la_alloc(count, size);
+  if (count < 1 || !la_bytes(count, size, &bytes)) return NULL;
+  if ((size_t)bytes > b->cap) { /* grow: the old contents are not needed */
+    free(b->buf);
+    b->cap = 0;
+    if (!(b->buf = malloc((size_t)bytes))) return NULL;
+    b->cap = (size_t)bytes;
+  }
+  return b->buf;
+}
+
+void la_pool_put(int held, int shared, void *buf)
+{
+  la_pool_buf *b = pool_slot(held, shared);
+  if (!b || buf != b->buf) {
+    free(buf);
+    return;
+  }
+  if (b->cap > LA_POOL_KEEP) {
+    free(b->buf);
+    b->buf = NULL;
+    b->cap = 0;
+  }
+}
+
+size_t la_pool_bytes(void)
+{
+  size_t total = 0;
+  int i;
+  const int held = la_pool_enter();
+  for (i = 0; held && i <= LA_POOL_THREADS; i++) total += pool[i].cap;
+  la_pool_leave(held);
+  return total;
+}
+
+void la_release(void)
+{
+  int i;
+  if (pool_depth > 0) return; /* called from inside a call: nothing to free safely */
+  while (atomic_flag_test_and_set(&pool_taken)) { /* wait for the call holding it */
+  }
+  for (i = 0; i <= LA_POOL_THREADS; i++) {
+    free(pool[i].buf);
+    pool[i].buf = NULL;
+    pool[i].cap = 0;
+  }
+  atomic_flag_clear(&pool_taken);
+}
+
+#else /* LA_NO_POOL: every call allocates and frees its own */
+
+int la_pool_enter(void) { return 0; }
+void la_pool_leave(int held) { (void)held; }
+void *la_pool_get(int held, int shared, ptrdiff_t count, size_t size)
+{
+  (void)held; (void)shared;
+  return la_alloc(count, size);
+}
+void la_pool_put(int held, int shared, void *buf)
+{
+  (void)held; (void)shared;
+  free(buf);
+}
+size_t la_pool_bytes(void) { return 0; }
+void la_release(void) {}
+
+#endif
