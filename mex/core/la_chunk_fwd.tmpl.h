@@ -340,7 +340,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     x.io = io;
     x.aux = aux;
     x.first = first;
-    rc = LA_FN(la_for_phases)(LA_FN(chunk_ws_size)(p, 0, 0), bytes, x.nib * x.ncb,
+    rc = LA_FN(la_for_phases)(p, LA_FN(chunk_ws_size)(p, 0, 0), bytes, x.nib * x.ncb,
                               LA_FN(chunk_fwd_ntasks), LA_FN(chunk_fwd_task), &x);
   }
   if (x.slots) la_pool_put(x.pooled, 1, x.slots);

@@ -74,15 +74,18 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
  * all its tasks (in parallel) before phase 1 starts, and a window before
  * the next.  ntasks(ctx, win, phase) gives the number of tasks; task runs
  * one with the calling thread's workspace (ws_elems elements, the pool's
- * buffer of its thread number, taken at its first task).  Shared buffers are the caller's; extra_bytes of them
- * are counted by the memory guard.  OpenBLAS single-threaded meanwhile.
+ * buffer of its thread number, taken at its first task).  Shared buffers
+ * are the caller's; extra_bytes of them are counted by the memory guard.
+ * Small calls (la_small_call of p) run on the calling thread.  OpenBLAS
+ * single-threaded meanwhile.
  * Returns LA_OK, LA_ENOMEM or LA_EINTR. */
 typedef ptrdiff_t (*LA_FN(la_count_fn))(void *ctx, ptrdiff_t win, int phase);
 typedef void (*LA_FN(la_task_fn))(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
                                   real_t *ws, int *status);
 
-static int LA_FN(la_for_phases)(ptrdiff_t ws_elems, ptrdiff_t extra_bytes, ptrdiff_t nwin,
-                                LA_FN(la_count_fn) ntasks, LA_FN(la_task_fn) task, void *ctx)
+static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff_t extra_bytes,
+                                ptrdiff_t nwin, LA_FN(la_count_fn) ntasks, LA_FN(la_task_fn) task,
+                                void *ctx)
 {
   ptrdiff_t bytes, win;
   int status = LA_OK, saved, pooled;
@@ -93,7 +96,7 @@ static int LA_FN(la_for_phases)(ptrdiff_t ws_elems, ptrdiff_t extra_bytes, ptrdi
     return LA_ENOMEM;
   pooled = la_pool_enter();
   saved = la_blas_threads_begin();
-#pragma omp parallel private(win)
+#pragma omp parallel private(win) if (!LA_FN(la_small_call)(p))
   {
     real_t *ws = NULL;
     int phase;
