@@ -9,11 +9,10 @@
  * and the block is one GEMM; on the diagonal the factor is formed per pair.
  */
 
-#define LA_SUB 16
-
-/* Scaled copies for the off-diagonal sub-blocks of block row [r, r1):
- *   X(:,i)  = s q_i .* exp(G_i - G_r),  Xk(:,i) = k_i .* exp(G_i - G_r)  (i in [r, r1))
- *   Y(:,j)  = k_j .* exp(G_r - G_j)                                       (j < r)
+/* Scaled copies for the off-diagonal sub-blocks of block row [r, r1),
+ * nb = r1 - r rows, side by side in XX = [X, Xk] (K x 2 nb):
+ *   X(:,i-r)  = s q_i .* exp(G_i - G_r),  Xk(:,i-r) = k_i .* exp(G_i - G_r)  (i in [r, r1))
+ *   Y(:,j)    = k_j .* exp(G_r - G_j)                                        (j < r)
  * and, with factors (the backward reads them), the factors themselves in
  * E(:,i), F(:,j).  Both factors are running products of decays, <= 1. */
 static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t r1,
@@ -21,17 +20,17 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
                                             real_t scale, int factors, LA_FN(chunk_ws) *ws)
 {
   const real_t *restrict a = ws->a;
-  real_t *restrict f = ws->f, *restrict X = ws->X, *restrict Xk = ws->Xk, *restrict Y = ws->Y;
-  real_t *restrict E = ws->E, *restrict F = ws->F;
+  real_t *restrict f = ws->f, *restrict X = ws->XX, *restrict Xk = ws->XX + K * (r1 - r);
+  real_t *restrict Y = ws->Y, *restrict E = ws->E, *restrict F = ws->F;
   ptrdiff_t i, j, x;
   for (i = r; i < r1; i++) {
-    const ptrdiff_t o = K * i;
+    const ptrdiff_t o = K * i, ox = K * (i - r);
 #pragma omp simd
     for (x = 0; x < K; x++) {
       const real_t e = i > r ? f[x] * a[o + x] : 1;
       f[x] = e;
-      X[o + x] = scale * q[o + x] * e;
-      Xk[o + x] = k[o + x] * e;
+      X[ox + x] = scale * q[o + x] * e;
+      Xk[ox + x] = k[o + x] * e;
     }
     if (factors) memcpy(E + o, f, sizeof(real_t) * (size_t)K);
   }
@@ -105,6 +104,27 @@ static void LA_FN(gated_diag_block)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdi
   }
 }
 
+/* Rows [r, r1) of Aq and M against the columns [0, r): X' Y and Xk' Y.
+ * Both wanted: one GEMM of [X, Xk]' Y (the packing of Y shared) into R,
+ * then its rows to Aq and M. */
+static void LA_FN(gated_offdiag)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1, int want_q,
+                                 int want_k, const LA_FN(chunk_ws) *ws, real_t *Aq, real_t *M)
+{
+  const ptrdiff_t nb = r1 - r, ldr = 2 * LA_SUB;
+  ptrdiff_t i, j;
+  if (!(want_q && want_k)) {
+    LA_GEMM('T', 'N', nb, r, K, 1, ws->XX + (want_q ? 0 : K * nb), K, ws->Y, K, 0,
+            (want_q ? Aq : M) + r, C);
+    return;
+  }
+  LA_GEMM('T', 'N', 2 * nb, r, K, 1, ws->XX, K, ws->Y, K, 0, ws->R, ldr);
+  for (j = 0; j < r; j++)
+    for (i = 0; i < nb; i++) {
+      Aq[r + i + C * j] = ws->R[i + ldr * j];
+      M[r + i + C * j] = ws->R[nb + i + ldr * j];
+    }
+}
+
 /* The gated products of one chunk: with LA_CI_WU M(i,j) = k_i' Diag(exp(G_i
  * - G_j)) k_j (strictly lower; A_raw = Diag(beta) M) into ws->M, with
  * LA_CI_AQK Aqk (lower with diagonal); the rest of the first c rows of the
@@ -126,12 +146,9 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
     const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
     LA_FN(gated_diag_block)(K, C, r, r1, q, k, ws->a, scale, want_q, want_k, Aq, M, ws->f);
     if (r == 0) continue;
-    /* off-diagonal: rows [r, r1) against columns [0, r), one GEMM each */
+    /* off-diagonal: rows [r, r1) against columns [0, r) */
     LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, 0, ws);
-    if (want_q)
-      LA_GEMM('T', 'N', r1 - r, r, K, 1, ws->X + K * r, K, ws->Y, K, 0, Aq + r, C);
-    if (want_k)
-      LA_GEMM('T', 'N', r1 - r, r, K, 1, ws->Xk + K * r, K, ws->Y, K, 0, M + r, C);
+    LA_FN(gated_offdiag)(K, C, r, r1, want_q, want_k, ws, Aq, M);
   }
 }
 
@@ -259,8 +276,8 @@ static void LA_FN(gated_bwd_cols)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
 
   /* dKc(:,0:r) += F .* (X(:,I) dAqk(I,0:r) + Xk(:,I) dM(I,0:r)); column
    * terms k_j .* (that part) into dGc, and their sums per block J (bsum) */
-  LA_GEMM('N', 'N', K, r, nb, 1, ws->X + K * r, K, dAqk + r, C, 0, b->tmp, K);
-  LA_GEMM('N', 'N', K, r, nb, 1, ws->Xk + K * r, K, dM + r, C, 1, b->tmp, K);
+  LA_GEMM('N', 'N', K, r, nb, 1, ws->XX, K, dAqk + r, C, 0, b->tmp, K);
+  LA_GEMM('N', 'N', K, r, nb, 1, ws->XX + K * nb, K, dM + r, C, 1, b->tmp, K);
   memset(b->bsum, 0, sizeof(real_t) * (size_t)(K * bi));
   for (j = 0; j < r; j++) {
     real_t *bs = b->bsum + K * (j / LA_SUB);
