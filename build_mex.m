@@ -13,7 +13,7 @@
 %            arrays through mxGetData and rejects complex ones before
 %            reading them, so it needs no interleaved-complex accessors),
 %            linking MATLAB's own BLAS (-lmwblas) through its Fortran
-%            interface (sgemm_, strsm_, ... with 64-bit integers): the core
+%            interface (sgemm_, dgemm_ with 64-bit integers): the core
 %            is compiled with -DLA_BLAS_ILP64 (and, on Windows, where
 %            libmwblas has no trailing underscores, -DLA_BLAS_NO_UNDERSCORE).
 %

@@ -32,19 +32,14 @@ typedef int la_blas_int;
 #define LA_BLAS_NAME(x) x##_
 #endif
 
-/* C = alpha op(A) op(B) + beta C, and B = alpha op(A)^{-1} B (A triangular),
- * for one real type T with prefix P (s, d). */
+/* C = alpha op(A) op(B) + beta C for one real type T with prefix P (s, d).
+ * (The chunk's triangular solves are the core's own, la_stage_wy.tmpl.h.) */
 #define LA_BLAS_DECLARE(P, T)                                                                  \
   void LA_BLAS_NAME(P##gemm)(const char *ta, const char *tb, const la_blas_int *m,             \
                              const la_blas_int *n, const la_blas_int *k, const T *alpha,       \
                              const T *A, const la_blas_int *lda, const T *B,                   \
                              const la_blas_int *ldb, const T *beta, T *C,                      \
                              const la_blas_int *ldc, size_t len_ta, size_t len_tb);            \
-  void LA_BLAS_NAME(P##trsm)(const char *side, const char *uplo, const char *ta,               \
-                             const char *diag, const la_blas_int *m, const la_blas_int *n,     \
-                             const T *alpha, const T *A, const la_blas_int *lda, T *B,         \
-                             const la_blas_int *ldb, size_t len_side, size_t len_uplo,         \
-                             size_t len_ta, size_t len_diag);                                  \
   static inline void la_gemm_##P(char ta, char tb, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k,      \
                                  T alpha, const T *A, ptrdiff_t lda, const T *B, ptrdiff_t ldb,\
                                  T beta, T *C, ptrdiff_t ldc)                                  \
@@ -53,16 +48,6 @@ typedef int la_blas_int;
     const la_blas_int LA = (la_blas_int)lda, LB = (la_blas_int)ldb, LC = (la_blas_int)ldc;     \
     LA_FLOPS(2 * m * n * k);                                                                   \
     LA_BLAS_NAME(P##gemm)(&ta, &tb, &M, &N, &Kd, &alpha, A, &LA, B, &LB, &beta, C, &LC, 1, 1); \
-  }                                                                                            \
-  static inline void la_trsm_##P(char side, char uplo, char ta, char diag, ptrdiff_t m,        \
-                                 ptrdiff_t n, T alpha, const T *A, ptrdiff_t lda, T *B,        \
-                                 ptrdiff_t ldb)                                                \
-  {                                                                                            \
-    const la_blas_int M = (la_blas_int)m, N = (la_blas_int)n;                                  \
-    const la_blas_int LA = (la_blas_int)lda, LB = (la_blas_int)ldb;                            \
-    LA_FLOPS(side == 'L' ? n * m * (m - (diag == 'U')) : m * n * (n - (diag == 'U')));         \
-    LA_BLAS_NAME(P##trsm)(&side, &uplo, &ta, &diag, &M, &N, &alpha, A, &LA, B, &LB, 1, 1, 1,   \
-                          1);                                                                  \
   }
 
 LA_BLAS_DECLARE(s, float)

@@ -7,8 +7,8 @@
  *   real_t       float / double
  *   LA_FN(f)     f_s / f_d        (entry points and static helpers)
  *   LA_EXP ...   the <math.h> function of that precision
- *   LA_GEMM, LA_TRSM   the BLAS wrappers of la_blas.h, column-major, with
- *                transpose / side / uplo / diag as characters ('N', 'T', ...)
+ *   LA_GEMM      the BLAS wrapper of la_blas.h, column-major, with
+ *                transposes as characters ('N', 'T', ...)
  */
 #ifndef LA_DOUBLE
 #error "define LA_DOUBLE to 0 or 1 before including la_tmpl.h"
@@ -22,7 +22,6 @@
 #define LA_SQRT sqrt
 #define LA_FABS fabs
 #define LA_GEMM la_gemm_d
-#define LA_TRSM la_trsm_d
 #else
 #define real_t float
 #define LA_FN(f) f##_s
@@ -31,5 +30,4 @@
 #define LA_SQRT sqrtf
 #define LA_FABS fabsf
 #define LA_GEMM la_gemm_s
-#define LA_TRSM la_trsm_s
 #endif
