@@ -23,6 +23,9 @@ CORE_HDR   := $(wildcard mex/core/*.h)
 GATE_SRC   := $(wildcard mex/gateway/*.c)
 GATE_HDR   := $(wildcard mex/gateway/*.h)
 MEX_OUT    := octave/private/la_mex.mex
+# the decode path's functions, served by copies of the same gateway under
+# their own names (la_mex.c: mexFunctionName), next to their .m help files
+PUBLIC_MEX := octave/kda_recurrent.mex octave/gdn_recurrent.mex
 
 # -march=native: the MEX is built on the machine that runs it.
 OPT        ?= -O3 -march=native
@@ -56,7 +59,7 @@ deps:
 	$(call apt_ensure,$(DEB_PKGS) $(GNUPLOT_PKG),)
 
 build: deps
-	@$(MAKE) --no-print-directory $(MEX_OUT)
+	@$(MAKE) --no-print-directory $(MEX_OUT) $(PUBLIC_MEX)
 
 $(BUILD)/core/%.o: mex/core/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -69,6 +72,9 @@ $(BUILD)/gateway/%.o: mex/gateway/%.c $(GATE_HDR) $(CORE_HDR)
 $(MEX_OUT): $(CORE_OBJ) $(GATE_OBJ)
 	@mkdir -p $(dir $@)
 	$(MKOCTFILE) --mex -o $@ $(GATE_OBJ) $(CORE_OBJ) $(LIBS) >/dev/null
+
+$(PUBLIC_MEX): $(MEX_OUT)
+	cp $(MEX_OUT) $@
 
 # ---- tests -------------------------------------------------------------------
 # The core on its own: a C program, then the same under ASan + UBSan.

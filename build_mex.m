@@ -5,7 +5,9 @@
 %
 %   Compiles the C core (mex/core/*.c) and the gateway (mex/gateway/*.c)
 %   into octave/private/la_mex.<mexext>, the one MEX file behind the public
-%   functions of octave/.  Run it from anywhere; `make` does the same build
+%   functions of octave/, and copies it to octave/kda_recurrent.<mexext> and
+%   octave/gdn_recurrent.<mexext>, which serve those two functions without
+%   their .m wrappers (a decode step).  Run it from anywhere; `make` does the same build
 %   under Octave with the flags of the Makefile.
 %
 %   Octave:  mkoctfile --mex, linking OpenBLAS (-lopenblas).
@@ -55,6 +57,13 @@ function build_mex (varargin)
     build_matlab (src, out, omp, opts.Verbose);
   end
   fprintf ('build_mex: wrote %s\n', out);
+  % the decode path's functions: copies under their own names, next to
+  % their .m help files (the gateway serves the function it is named after)
+  pub = fileparts (opts.OutDir);
+  for f = {'kda_recurrent', 'gdn_recurrent'}
+    copyfile (out, fullfile (pub, [f{1} '.' mexext()]));
+    fprintf ('build_mex: wrote %s\n', fullfile (pub, [f{1} '.' mexext()]));
+  end
 end
 
 function build_octave (src, out, omp, verbose)

@@ -8,7 +8,11 @@
  *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
  *
  * The first argument names the public function (the octave/ wrappers pass
- * their own name); the rest are that function's arguments.  The gateway
+ * their own name); the rest are that function's arguments.  Built also
+ * as octave/kda_recurrent.mex and octave/gdn_recurrent.mex (copies of this
+ * file), it serves those functions directly: the MEX file's own name
+ * (mexFunctionName) is then the function, and every argument is its own
+ * (a decode step skips the .m wrapper; the .m files keep the help text).  The gateway
  * checks them (la_mex_args.c, la_mex_opts.c), sizes everything it will
  * create (la_mex_mem.c), calls the core and builds the outputs; nothing
  * else.  'poll_interrupt' waits for Ctrl-C through the same callback the
@@ -433,39 +437,58 @@ static void outputs_like(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prh
   }
 }
 
-void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+/* The function a call is for: the MEX file's own name when it is one of
+ * the public functions (kda_recurrent.mex, gdn_recurrent.mex: the decode
+ * path, no .m wrapper in between; *skip = 0), else the name in the first
+ * argument (la_mex; *skip = 1).  -1: a subcommand in fname or an error. */
+static int which_function(int nrhs, const mxArray *prhs[], char *fname, size_t size, int *skip)
 {
-  la_call c;
-  char fname[32];
-  int which = -1, i, max_out;
-  static int release_registered; /* `clear functions`, `clear all`, exit: free the core's pool */
-  if (!release_registered) release_registered = mexAtExit(la_release) == 0;
-  memset(&c, 0, sizeof c);
+  const char *self = mexFunctionName();
+  int i;
+  for (i = 0; i < LA_NFUNCS; i++)
+    if (self && !strcmp(self, la_function_names[i])) {
+      *skip = 0;
+      return i;
+    }
+  *skip = 1;
   /* a char row whose every character is part of the name (a NUL inside it
    * would end the C string early and let "kda_chunk\0x" pass as kda_chunk) */
   if (nrhs < 1 || !mxIsChar(prhs[0]) || mxGetM(prhs[0]) != 1 ||
-      mxGetNumberOfElements(prhs[0]) >= sizeof fname || mxGetString(prhs[0], fname, sizeof fname) ||
+      mxGetNumberOfElements(prhs[0]) >= size || mxGetString(prhs[0], fname, size) ||
       strlen(fname) != mxGetNumberOfElements(prhs[0]))
     mexErrMsgIdAndTxt("kda:internal", "la_mex: the first argument must name the function");
-  if (!strcmp(fname, "options")) {
+  for (i = 0; i < LA_NFUNCS; i++)
+    if (!strcmp(fname, la_function_names[i])) return i;
+  return -1;
+}
+
+void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  la_call c;
+  char fname[32] = "";
+  int which, skip, max_out;
+  static int release_registered; /* `clear functions`, `clear all`, exit: free the core's pool */
+  if (!release_registered) release_registered = mexAtExit(la_release) == 0;
+  memset(&c, 0, sizeof c);
+  which = which_function(nrhs, prhs, fname, sizeof fname, &skip);
+  if (which < 0 && !strcmp(fname, "options")) {
     plhs[0] = la_options_struct();
     return;
   }
-  if (!strcmp(fname, "poll_interrupt")) {
+  if (which < 0 && !strcmp(fname, "poll_interrupt")) {
     poll_interrupt(nrhs, prhs, plhs);
     return;
   }
-  if (!strcmp(fname, "outputs_like")) {
+  if (which < 0 && !strcmp(fname, "outputs_like")) {
     outputs_like(nlhs, plhs, nrhs, prhs);
     return;
   }
-  for (i = 0; i < LA_NFUNCS; i++)
-    if (!strcmp(fname, la_function_names[i])) which = i;
   if (which < 0) {
     mexErrMsgIdAndTxt("kda:internal", "la_mex: unknown function '%s'", fname);
     return;
   }
   c.fname = la_function_names[which];
+  c.named = !skip;
   c.op = which < 4 || which == 8 || which == 9 ? "kda" : "gdn";
   c.fbit = 1u << which;
   c.backward = which % 2;
@@ -475,7 +498,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   max_out = c.map ? (c.backward ? 6 : 2)
                   : c.backward ? (which == 5 ? 10 : 8 + c.chunked) : 2 + c.chunked;
   if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
-  la_parse_call(&c, c.fname, nrhs - 1, prhs + 1);
+  la_parse_call(&c, c.fname, nrhs - skip, prhs + skip);
   la_emulate_inputs(&c);
   if (c.map) {
     if (c.backward) run_map_backward(&c, nlhs, plhs);

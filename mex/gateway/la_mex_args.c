@@ -21,13 +21,25 @@
 #include <stdio.h>
 #include <string.h>
 
+/* "<fname>: ", the head of every message; empty when Octave adds it itself
+ * (it prefixes a MEX file's messages with the file's name, and the file
+ * is named after the function: kda_recurrent.mex) */
+static const char *msg_head(const la_call *c, char *buf, size_t size)
+{
+#ifdef HAVE_OCTAVE
+  if (c->named) return "";
+#endif
+  snprintf(buf, size, "%s: ", c->fname);
+  return buf;
+}
+
 void la_fail(const la_call *c, const char *id, const char *fmt, ...)
 {
-  char ident[64], msg[1024];
+  char ident[64], head[48], msg[1024];
   int n;
   va_list ap;
   snprintf(ident, sizeof ident, "%s:%s", c->op, id);
-  n = snprintf(msg, sizeof msg, "%s: ", c->fname);
+  n = snprintf(msg, sizeof msg, "%s", msg_head(c, head, sizeof head));
   va_start(ap, fmt);
   vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
   va_end(ap);
@@ -404,10 +416,11 @@ static void warn_positive_gate(const la_call *c)
     for (i = 0; i < n && !(g[i] > 0); i++) {}
   }
   if (i < n) {
-    char id[32];
+    char id[32], head[48];
     snprintf(id, sizeof id, "%s:positiveGate", c->op);
-    mexWarnMsgIdAndTxt(id, "%s: the gate g has positive entries (g(%lu) > 0): the state grows "
-                       "there; a decay needs g <= 0", c->fname, (unsigned long)i + 1);
+    mexWarnMsgIdAndTxt(id, "%sthe gate g has positive entries (g(%lu) > 0): the state grows "
+                       "there; a decay needs g <= 0", msg_head(c, head, sizeof head),
+                       (unsigned long)i + 1);
   }
 }
 

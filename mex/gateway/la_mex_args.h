@@ -18,6 +18,8 @@
 typedef struct la_call {
   /* which function */
   const char *fname;   /* "kda_recurrent", ...              */
+  int named;           /* 1: called as the MEX file of that name (Octave
+                          then prefixes its messages with the name itself) */
   const char *op;      /* "kda" or "gdn": identifier prefix  */
   unsigned fbit;       /* its LA_F_* bit (la_options.h)     */
   int chunked, backward;

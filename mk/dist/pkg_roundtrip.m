@@ -27,6 +27,12 @@ function pkg_roundtrip (tgz, readme)
           'installed outside HOME: %s', pkg_dir);
   assert (~isempty (dir (fullfile (pkg_dir, 'private', ['la_mex.' mexext()]))));
   assert (isempty (which ('la_mex')), 'la_mex is visible outside the package');
+  % the decode path's functions are served by their MEX files, next to their help
+  for f = {'kda_recurrent', 'gdn_recurrent'}
+    assert (strcmp (which (f{1}), fullfile (pkg_dir, [f{1} '.' mexext()])), ...
+            '%s is not its MEX file: %s', f{1}, which (f{1}));
+    assert (~isempty (strfind (evalc (['help ' f{1}]), 'recurrent form')), 'no help for %s', f{1});
+  end
 
   run_quick_example (readme);
   fprintf ('README quick example: ran\n');

@@ -115,3 +115,36 @@
 %!   id = err.identifier;
 %! end
 %! assert (id, 'kda:internal');
+
+% ---- kda_recurrent and gdn_recurrent as MEX files of their own name ------------
+% (copies of the gateway next to their .m help files: a call skips the .m
+% wrapper).  The same bits as through la_mex, the help from the .m file, one
+% head on messages.
+%!test
+%! here = pwd ();
+%! cd (fullfile (fileparts (which ('kda_recurrent')), 'private'));
+%! la = @la_mex;
+%! cd (here);
+%! for fn = {'kda_recurrent', 'gdn_recurrent'}
+%!   f = fn{1};
+%!   assert (~isempty (regexp (which (f), ['\.' mexext() '$'], 'once')), ...
+%!           '%s is not served by its MEX file: %s', f, which (f));
+%!   assert (~isempty (strfind (evalc (['help ' f]), 'recurrent form')));
+%!   q = single (randn (8, 3, 2));  k = single (randn (8, 3, 2));  v = single (randn (4, 3, 2));
+%!   if (f(1) == 'k')
+%!     g = -single (rand (8, 3, 2));
+%!   else
+%!     g = -single (rand (3, 2));
+%!   end
+%!   b = single (rand (3, 2));  h0 = single (randn (8, 4, 2));
+%!   [o1, S1] = feval (f, q, k, v, g, b, 'InitialState', h0);
+%!   [o2, S2] = la (f, q, k, v, g, b, 'InitialState', h0);
+%!   assert (isequal (o1, o2) && isequal (S1, S2));
+%!   msg = '';
+%!   try
+%!     feval (f, q, k, v, g);
+%!   catch err
+%!     msg = err.message;
+%!   end
+%!   assert (numel (strfind (msg, [f ':'])) == 1, 'message head: %s', msg);
+%! end
