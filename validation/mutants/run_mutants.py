@@ -32,6 +32,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, '..', '..'))
 OCTAVE = ['octave', '--no-gui', '--no-window-system', '--quiet', '--norc']
 MEX = 'octave/private/la_mex.mex'
+# the gateway and its copies that serve the decode path's functions (the
+# Makefile's PUBLIC_MEX): a mutant must reach every one
+MEX_ALL = [MEX, 'octave/kda_recurrent.mex', 'octave/gdn_recurrent.mex']
 # Single-threaded runs: two mutants share the machine's cores.
 ENV = dict(os.environ, OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1')
 
@@ -133,7 +136,7 @@ def mutate(slot, m, args, log):
     open(path, 'w', encoding='utf-8').write(text.replace(m['find'], m['repl']))
     slot.dirty = m['file']
     if m['file'].startswith('mex/'):
-        rc = run(['make', '--no-print-directory', 'OPT=' + args.opt, MEX], slot.dir,
+        rc = run(['make', '--no-print-directory', 'OPT=' + args.opt] + MEX_ALL, slot.dir,
                  args.build_timeout, log)
         if rc != 0:
             return dict(result='build error', detail='see the log')
@@ -179,7 +182,7 @@ def baseline(slot, args):
     log = os.path.join(args.logdir, 'baseline.log')
     open(log, 'w').close()
     os.utime(os.path.join(slot.dir, 'mex', 'core', 'la_all.tmpl.h'))
-    rc = run(['make', '--no-print-directory', 'OPT=' + args.opt, MEX], slot.dir,
+    rc = run(['make', '--no-print-directory', 'OPT=' + args.opt] + MEX_ALL, slot.dir,
              args.build_timeout, log)
     if rc != 0 or lab(slot, {}, args, log)['result'] != 'survived':
         sys.exit('the lab fails without any mutant (OPT=%s): see %s' % (args.opt, log))
