@@ -22,10 +22,11 @@
  * snapshot the chunk reads (the carried state stays single), v_new and o.
  */
 
-/* 2^20 elements (4 MB in single): a window's slots are still in the caches
- * when its state pass reads them; 2^22 measured 10-15 % slower at T = 2048
- * and 8192, K = V = 64 and 128 (docs/performance.md). */
-#define LA_FWD_STORE ((ptrdiff_t)1 << 20)
+/* 4 MB of slots (2^20 elements in single, 2^19 in double): a window's slots
+ * are still in the caches when its state pass reads them; 2^22 elements
+ * measured 10-15 % slower in single at T = 2048 and 8192, K = V = 64 and
+ * 128, and 8 MB 6 % slower in double (docs/performance.md). */
+#define LA_FWD_STORE ((ptrdiff_t)((4 << 20) / (int)sizeof(real_t)))
 
 /* Round n values to the emulated format (nothing without 'Emulate'; the
  * double instantiation never emulates: the entry points refuse it). */
