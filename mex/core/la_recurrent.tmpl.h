@@ -129,61 +129,48 @@ typedef struct {
   ptrdiff_t maxlen;
 } LA_FN(rec_ctx);
 
-/* The forward without state copies: when the caller's state layout is the
- * internal one without padding (K x V, V a multiple of 4) and there is no
- * GV, the first step reads h0 where it is (zeros if NULL) and every step
- * writes the final state ht itself (the workspace's state when ht is not
- * wanted); v and o are used where they are.  A decode step (T = 1) spent as
- * long copying its state in and out as computing it.  The same operations
- * on the same values as the padded path below, so the same bits.
- * 0: not applicable. */
-static int LA_FN(rec_fwd_direct)(const la_problem *p, const LA_FN(la_item) *it,
-                                 const LA_FN(rec_gates) *e, LA_FN(rec_ws) *w, int *status)
-{
-  const ptrdiff_t K = p->K, V = p->V;
-  real_t *S = it->ht ? it->ht : w->S;
-  const real_t *Sin = it->h0;
-  ptrdiff_t t;
-  if (p->state_vk || la_pad4(V) != V || e->gv || it->s.len == 0) return 0;
-  if (!Sin) {
-    memset(S, 0, sizeof(real_t) * (size_t)(K * V));
-    Sin = S;
-  }
-  for (t = 0; t < it->s.len; t++) {
-    if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return 1;
-    LA_FN(rec_decay)(p, it->g, e, t, w->a);
-    LA_FN(rec_step)(K, V, Sin, S, w->a, it->k + K * t, it->q + K * t, it->v + V * t,
-                    it->beta[t], (real_t)p->scale, it->o + V * t, w->ak);
-    Sin = S;
-  }
-  return 1;
-}
-
-/* Forward of one (sequence, value head); polls every LA_POLL_STEPS steps. */
+/* Forward of one (sequence, value head); polls every LA_POLL_STEPS steps.
+ * Direct when the caller's state layout is the internal one without
+ * padding (K x V, V a multiple of 4), there is no GV and T > 0: the first
+ * step reads h0 where it is (zeros if NULL), every step writes the final
+ * state ht itself (the workspace's state when ht is not wanted), and v, o
+ * are used where they are -- a decode step (T = 1) spent as long copying
+ * its state in and out as computing it.  Else the state is loaded into the
+ * padded workspace and stored at the end.  The same operations on the same
+ * values either way, so the same bits. */
 static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
 {
   const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V);
-  const real_t *q = it.q, *k = it.k, *v = it.v, *g = it.g, *beta = it.beta;
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
   LA_FN(rec_ws) ws, *w = &ws;
+  real_t *S;
+  const real_t *Sin;
+  int direct;
   ptrdiff_t t;
 
   LA_FN(rec_ws_carve)(p, 0, 0, buf, w);
-  if (LA_FN(rec_fwd_direct)(p, &it, &e, w, status)) return;
-  LA_FN(rec_load)(p, it.h0, w->S);
+  direct = !p->state_vk && V4 == V && !e.gv && it.s.len > 0;
+  S = direct && it.ht ? it.ht : w->S;
+  Sin = S;
+  if (!direct) LA_FN(rec_load)(p, it.h0, S);
+  else if (it.h0) Sin = it.h0;
+  else memset(S, 0, sizeof(real_t) * (size_t)(K * V));
   for (t = 0; t < it.s.len; t++) {
+    const real_t *vt = it.v + V * t;
+    real_t *ot = direct ? it.o + V * t : w->op;
     if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return;
-    memcpy(w->vp, v + V * t, sizeof(real_t) * (size_t)V);
-    LA_FN(rec_decay)(p, g, &e, t, w->a);
-    LA_FN(rec_gv_fwd)(p, &e, t, w->S);
-    LA_FN(rec_step)(K, V4, w->S, w->S, w->a, k + K * t, q + K * t, w->vp, beta[t],
-                    (real_t)p->scale, w->op, w->ak);
-    memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
+    if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
+    LA_FN(rec_decay)(p, it.g, &e, t, w->a);
+    LA_FN(rec_gv_fwd)(p, &e, t, S);
+    LA_FN(rec_step)(K, V4, Sin, S, w->a, it.k + K * t, it.q + K * t, vt, it.beta[t],
+                    (real_t)p->scale, ot, w->ak);
+    if (!direct) memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
+    Sin = S;
   }
-  LA_FN(la_state_store)(p, w->S, it.ht);
+  if (!direct) LA_FN(la_state_store)(p, S, it.ht);
 }
 
 int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)

@@ -93,16 +93,21 @@
 %! assert (isequal (S, h0) && isempty (o));
 
 % ---- the gateway's outputs_like (the bench's measure of the host's cost) ---------
+%!function la = private_la_mex ()
+%!  % a handle to the gateway itself, which lives in octave/private
+%!  here = pwd ();
+%!  cd (fullfile (fileparts (which ('kda_chunk')), 'private'));
+%!  try
+%!    la = @la_mex;
+%!  catch err
+%!    cd (here);
+%!    rethrow (err);
+%!  end
+%!  cd (here);
+%!endfunction
+
 %!test
-%! here = pwd ();
-%! cd (fullfile (fileparts (which ('kda_recurrent')), 'private'));
-%! try
-%!   la = @la_mex;
-%! catch err
-%!   cd (here);
-%!   rethrow (err);
-%! end
-%! cd (here);
+%! la = private_la_mex ();
 %! [a, b] = la ('outputs_like', zeros (3, 1, 2, 'single'), zeros (4, 5));
 %! assert (size (a), [3 1 2]);
 %! assert (class (a), 'single');
@@ -121,10 +126,7 @@
 % wrapper).  The same bits as through la_mex, the help from the .m file, one
 % head on messages.
 %!test
-%! here = pwd ();
-%! cd (fullfile (fileparts (which ('kda_recurrent')), 'private'));
-%! la = @la_mex;
-%! cd (here);
+%! la = private_la_mex ();
 %! for fn = {'kda_recurrent', 'gdn_recurrent'}
 %!   f = fn{1};
 %!   assert (~isempty (regexp (which (f), ['\.' mexext() '$'], 'once')), ...
