@@ -5,23 +5,31 @@
 #                  writes validation/results/bench.md
 #   make bench-c   the core without Octave (mex/bench/bench_core.c), with
 #                  the machine's BLAS kernels and again with OpenBLAS's AVX2
-#                  (Haswell) kernels
+#                  (Haswell) kernels, and the time the GEMMs take inside
+#                  the chunked rows (bench_core_blas: the core built with
+#                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called
 # The peer (validation/bench/peer_torch.py) needs Debian's python3-torch; it
 # is measured when installed (`make bench-deps`), never needed by make test.
 .PHONY: bench bench-c bench-deps
 
 BENCH_CORE := $(BUILD)/bench_core
+BENCH_CORE_BLAS := $(BUILD)/bench_core_blas
 
 $(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-bench-c: deps $(BENCH_CORE)
+$(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+
+bench-c: deps $(BENCH_CORE) $(BENCH_CORE_BLAS)
 	$(BENCH_CORE) $(BENCH_REPS)
 	OPENBLAS_CORETYPE=Haswell $(BENCH_CORE) $(BENCH_REPS)
+	OPENBLAS_CORETYPE=Haswell $(BENCH_CORE_BLAS) $(BENCH_REPS)
 
 bench-deps:
 	$(call apt_ensure,python3-torch,--no-install-recommends)
 
-bench: build $(BENCH_CORE)
-	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench ('Core', '$(abspath $(BENCH_CORE))');"
+bench: build $(BENCH_CORE) $(BENCH_CORE_BLAS)
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench ('Core', '$(abspath $(BENCH_CORE))', 'CoreBlas', '$(abspath $(BENCH_CORE_BLAS))');"

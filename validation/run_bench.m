@@ -23,7 +23,9 @@ function rows = run_bench (varargin)
   %
   %   Options: 'Reps' (timed runs per row, at least 9; default 9), 'Out'
   %   (Markdown file, default validation/results/bench.md; '' for none),
-  %   'Core' (path of the bench_core program, '' for none), 'Peer' (true:
+  %   'Core' (path of the bench_core program, '' for none), 'CoreBlas'
+  %   (path of bench_core_blas, the core with its gemm calls timed: the
+  %   GEMMs' share of each chunked row; '' for none), 'Peer' (true:
   %   measure the peer if possible), 'Quick' (true: four rows only),
   %   'GemmN' (size of the gemm, default 1024).
   %
@@ -34,7 +36,7 @@ function rows = run_bench (varargin)
   addpath (fullfile (here, 'bench'));
   addpath (fullfile (here, 'derivation'));   % flops_model: the counts of docs/flops.md
   opt = struct ('Reps', 9, 'Out', fullfile (here, 'results', 'bench.md'), 'Core', '', ...
-                'Peer', true, 'Quick', false, 'GemmN', 1024);
+                'CoreBlas', '', 'Peer', true, 'Quick', false, 'GemmN', 1024);
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};
   end
@@ -59,6 +61,12 @@ function rows = run_bench (varargin)
     [st, core2] = system (sprintf ('OPENBLAS_CORETYPE=Haswell %s %d', opt.Core, reps));
     fprintf ('%s', core2);
   end
+  if (~isempty (opt.CoreBlas))  % the GEMMs' share, with the AVX2 kernels of the goals
+    [st, core3] = system (sprintf ('OPENBLAS_CORETYPE=Haswell %s %d', opt.CoreBlas, reps));
+    fprintf ('%s', core3);
+  else
+    core3 = '';
+  end
   dec = bench_decode (reps, core);                  % where a decode call's time goes
   fprintf ('%s', dec(1).md);
   goals = bench_goals (core, core2, dec);
@@ -66,6 +74,9 @@ function rows = run_bench (varargin)
   if (~isempty (opt.Out))
     if (~isempty (core2))
       core = [core sprintf('\n### The same with OPENBLAS_CORETYPE=Haswell (AVX2 kernels)\n\n') core2];
+    end
+    if (~isempty (core3))
+      core = [core sprintf('\n### The GEMMs alone\n\n') core3];
     end
     bench_write_md (opt.Out, rows, info, peer, reps, lin, core, dec(1).md, goals);
     fprintf ('written: %s\n', opt.Out);

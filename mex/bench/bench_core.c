@@ -1,20 +1,28 @@
 /*
  * bench_core.c -- `make bench-c`: the core library timed without Octave.
  *
- * Every row is timed rep by rep, each rep right after one run of the BLAS
- * gemm (n x n, all cores) and a pause of LA_BENCH_SETTLE s (OpenBLAS's
- * workers stop spinning; the "(hot)" rows start at once and show what the
- * spin costs), so a noise burst hits a row and its reference alike; the row's ratio is (nominal flops / median row time) over the
- * median gemm rate of the same reps.  Inputs and outputs are allocated and
+ * Every row is timed rep by rep: a pause of LA_BENCH_SETTLE s, one run of
+ * the BLAS gemm (n x n, all cores), a pause again, the row, and one more
+ * gemm at once.  The pauses let idle threads stop spinning before each
+ * timed kernel: OpenBLAS's workers spin for about 0.1 s after a threaded
+ * gemm, and the core's OpenMP workers (libgomp) spin for a few ms after
+ * the row; a kernel started during either shares the cores with them.  The
+ * "(hot)" rows start right after their gemm and show what OpenBLAS's spin
+ * costs the row; the column "next gemm" shows what the OpenMP spin costs
+ * the gemm started right after the row (its rate over the settled gemm's).
+ * A noise burst hits a row and its reference alike; the row's ratio is
+ * (nominal flops / median row time) over the median settled gemm rate of
+ * the same reps.  Inputs and outputs are allocated and
  * touched before the first rep, so no row pays for fresh page faults.
  * Printed per row: median, min and max seconds, tokens/s, GFLOP/s, the
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
  *
- * Usage: bench_core [reps] [gemm n] [decode]   (defaults 9, 1024; decode:
- * only the decode rows)
- * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS are
- * echoed; the flop counts are those of docs/flops.md (57), (58), (55).
+ * Usage: bench_core [reps] [gemm n] [decode | idle]   (defaults 9, 1024;
+ * decode, idle: only the decode rows, only the calls after idle)
+ * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
+ * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
+ * of docs/flops.md (57), (58), (55).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "../core/la_core.h"
@@ -177,18 +185,30 @@ static void gemm_init(gemm_ref *g, ptrdiff_t n)
   }
 }
 
-/* Timings of one row: median, min, max of the row and the median gemm
- * rate of the same reps (each rep: one gemm, then the row). */
+/* Timings of one row: median, min, max of the row, the median rate of the
+ * settled gemm of the same reps and the median ratio of the gemm started
+ * right after the row to it. */
 typedef struct {
-  double med, lo, hi, gemm_gf;
+  double med, lo, hi, gemm_gf, next;
+  double blas; /* built with LA_TIME_BLAS: median seconds in gemm, summed over threads */
   int rc;
 } row_time;
 
+/* Seconds spent in gemm so far, summed over threads: the core built with
+ * -DLA_TIME_BLAS (bench_core_blas) adds them up (la_flops.h); 0 otherwise. */
+#ifdef LA_TIME_BLAS
+double la_blas_seconds;
+static double blas_seconds(void) { return la_blas_seconds; }
+#else
+static double blas_seconds(void) { return 0; }
+#endif
+
 /* OpenBLAS's pthread workers keep spinning for about 0.1 s after a
- * threaded gemm (docs/performance.md); a row started at once shares the
- * cores with them.  Rows wait LA_BENCH_SETTLE seconds after their gemm so
- * that the ratio compares the two kernels, and one "hot" row measures the
- * cost of starting at once. */
+ * threaded gemm, and libgomp's for a few ms after the row's parallel
+ * regions (docs/performance.md); a kernel started at once shares the cores
+ * with them.  Each gemm and each row waits LA_BENCH_SETTLE seconds first so
+ * that the ratio compares the two kernels; the "hot" rows and the "next
+ * gemm" column measure the cost of starting at once. */
 #define LA_BENCH_SETTLE 0.25
 
 static void settle(void)
@@ -202,21 +222,27 @@ static void settle(void)
 static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
 {
   bench_problem P;
-  double t[256], tg[256];
+  double t[256], tg[256], tn[256], tb[256];
   row_time out;
   int i;
   make_problem(r, &P);
   out.rc = run_row(r, &P); /* warm-up: workspaces, BLAS buffers */
   for (i = 0; i < reps && out.rc == 0; i++) {
     double t0;
+    settle();
     tg[i] = time_gemm(g, r->dbl);
     if (!r->hot) settle();
+    tb[i] = blas_seconds();
     t0 = now();
     out.rc = run_row(r, &P);
     t[i] = now() - t0;
+    tb[i] = blas_seconds() - tb[i];
+    tn[i] = tg[i] / time_gemm(g, r->dbl); /* rate after the row / settled rate */
   }
   free_problem(&P);
   out.gemm_gf = 2.0 * (double)(g->n * g->n) * (double)g->n / median(tg, reps) / 1e9;
+  out.next = median(tn, reps);
+  out.blas = median(tb, reps);
   out.med = median(t, reps);
   out.lo = t[0];
   out.hi = t[reps - 1];
@@ -282,6 +308,47 @@ static void time_decode(const row_spec *r, int reps)
   fflush(stdout);
 }
 
+/* Calls after idle: the row after a pause of LA_BENCH_SETTLE s with nothing
+ * in between (the OpenMP workers asleep), reps alternating with and without
+ * worker placement (LA_NO_SPREAD set for every other rep, la_platform.c).
+ * Prints medians (min, max) of each, and of the same row back to back. */
+static void time_idle(const row_spec *r, int reps)
+{
+  bench_problem P;
+  double on[256], off[256], warm[256];
+  int i, rc;
+  make_problem(r, &P);
+  rc = run_row(r, &P);
+  for (i = 0; i < 2 * reps && rc == 0; i++) {
+    double t0;
+    if (i % 2) setenv("LA_NO_SPREAD", "1", 1);
+    else unsetenv("LA_NO_SPREAD");
+    settle();
+    t0 = now();
+    rc = run_row(r, &P);
+    (i % 2 ? off : on)[i / 2] = now() - t0;
+  }
+  unsetenv("LA_NO_SPREAD");
+  for (i = 0; i < reps && rc == 0; i++) {
+    const double t0 = now();
+    rc = run_row(r, &P);
+    warm[i] = now() - t0;
+  }
+  free_problem(&P);
+  if (rc) {
+    printf("| %s %s | error %d |\n", r->kda ? "kda" : "gdn", r->what, rc);
+    return;
+  }
+  {
+    const double mon = median(on, reps), moff = median(off, reps); /* sorts them */
+    printf("| %s %s | %s | %s | %td | %td | %.5f (%.5f, %.5f) | %.5f (%.5f, %.5f) | %.5f |\n",
+           r->kda ? "kda" : "gdn", r->what, r->dbl ? "double" : "single",
+           r->bwd ? "fwd+bwd" : "fwd", r->H, r->K, mon, on[0], on[reps - 1], moff, off[0],
+           off[reps - 1], median(warm, reps));
+  }
+  fflush(stdout);
+}
+
 /* OpenBLAS's own report of its kernels, if OpenBLAS is linked. */
 extern char *openblas_get_corename(void) __attribute__((weak));
 extern char *openblas_get_config(void) __attribute__((weak));
@@ -294,18 +361,21 @@ static const char *env_or(const char *name, const char *dflt)
 
 static void print_header(int reps, ptrdiff_t n)
 {
-  printf("bench_core: the core without Octave; each rep = one %tdx%td gemm, a pause of %.2f s "
-         "(none for the rows marked hot), then the row; median of %d reps (min, max shown)\n\n",
-         n, n, LA_BENCH_SETTLE, reps);
+  printf("bench_core: the core without Octave; each rep = a pause of %.2f s, one %tdx%td gemm, "
+         "the pause again (none for the rows marked hot), the row, one more gemm at once "
+         "(\"next gemm\": its rate over the first's); median of %d reps (min, max shown)\n\n",
+         LA_BENCH_SETTLE, n, n, reps);
   printf("- BLAS: %s; kernels (core type): %s\n",
          openblas_get_config ? openblas_get_config() : "unknown",
          openblas_get_corename ? openblas_get_corename() : "unknown");
-  printf("- OPENBLAS_CORETYPE=%s OPENBLAS_NUM_THREADS=%s OMP_NUM_THREADS=%s\n\n",
+  printf("- OPENBLAS_CORETYPE=%s OPENBLAS_NUM_THREADS=%s OMP_NUM_THREADS=%s "
+         "OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n\n",
          env_or("OPENBLAS_CORETYPE", "(unset)"), env_or("OPENBLAS_NUM_THREADS", "(unset)"),
-         env_or("OMP_NUM_THREADS", "(unset)"));
+         env_or("OMP_NUM_THREADS", "(unset)"), env_or("OMP_WAIT_POLICY", "(unset)"),
+         env_or("GOMP_SPINCOUNT", "(unset)"));
   printf("| row | class | mode | T | H | K=V | C | median s | min s | max s | tokens/s | GFLOP/s "
-         "| gemm GFLOP/s (same reps) | vs gemm |\n");
-  printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+         "| gemm GFLOP/s (same reps) | vs gemm | next gemm |\n");
+  printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 }
 
 static void print_row(const row_spec *r, const row_time *t)
@@ -317,12 +387,48 @@ static void print_row(const row_spec *r, const row_time *t)
     return;
   }
   printf("| %s %s%s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
-         "| %.2f |\n", r->kda ? "kda" : "gdn", r->what, r->hot ? " (hot)" : "",
+         "| %.2f | %.2f |\n", r->kda ? "kda" : "gdn", r->what, r->hot ? " (hot)" : "",
          r->dbl ? "double" : "single",
          r->bwd ? "fwd+bwd" : "fwd", r->T, r->H, r->K, r->C, t->med, t->lo, t->hi,
-         (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf);
+         (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf, t->next);
   fflush(stdout);
 }
+
+#ifdef LA_TIME_BLAS
+/* bench_core_blas: per chunked row, the time its GEMMs take as the core
+ * calls them (summed over threads, over the threads), and the ratio the row
+ * would reach if everything else took no time: the GEMMs' own ceiling. */
+static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, int reps)
+{
+  const int th = max_threads();
+  size_t i;
+  printf("Time in BLAS (`bench_core_blas`: the core built with -DLA_TIME_BLAS, each gemm call "
+         "timed); kernels: %s; %d threads.  \"in gemm\": median seconds per call spent in "
+         "gemm, summed over the threads; \"share\": that over %d x the call's time; \"GEMMs "
+         "alone\": the ratio to the same-run gemm the row would reach if everything outside "
+         "its GEMMs took no time (nominal flops over in-gemm seconds / %d).\n\n",
+         openblas_get_corename ? openblas_get_corename() : "unknown", th, th, th);
+  printf("| row | class | mode | H | K=V | C | median s | in gemm s | share | vs gemm "
+         "| GEMMs alone |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (i = 0; i < nrows; i++) {
+    const row_spec *r = &rows[i];
+    row_time t;
+    double gf;
+    if (r->hot || strcmp(r->what, "chunk") != 0 || r->T != 2048) continue;
+    t = time_row(r, g, reps);
+    if (t.rc) {
+      printf("| %s chunk | error %d |\n", r->kda ? "kda" : "gdn", t.rc);
+      continue;
+    }
+    gf = row_flops(r) / 1e9;
+    printf("| %s chunk | %s | %s | %td | %td | %td | %.5f | %.5f | %.2f | %.2f | %.2f |\n",
+           r->kda ? "kda" : "gdn", r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd",
+           r->H, r->K, r->C, t.med, t.blas, t.blas / (th * t.med), gf / t.med / t.gemm_gf,
+           gf / (t.blas / th) / t.gemm_gf);
+    fflush(stdout);
+  }
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -337,30 +443,47 @@ int main(int argc, char **argv)
     {"rec", 0, 0, 1, 2048, 4, 128, 128, 64, 0},   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 1},
     {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 1},
   };
+  static const row_spec idle[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0},
+                                   {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0},
+                                   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0}};
   static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0},
                                      {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
   const int only_decode = argc > 3 && strcmp(argv[3], "decode") == 0;
+  const int only_idle = argc > 3 && strcmp(argv[3], "idle") == 0;
   gemm_ref g;
   size_t i;
   if (reps < 1 || reps > 256 || n < 64) {
-    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] [decode]\n");
+    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] [decode | idle]\n");
     return 2;
   }
   gemm_init(&g, n);
+#ifdef LA_TIME_BLAS
+  print_blas_table(rows, sizeof rows / sizeof rows[0], &g, reps);
+  return 0;
+#endif
   print_header(reps, n);
-  for (i = 0; i < sizeof rows / sizeof rows[0] && !only_decode; i++) {
+  for (i = 0; i < sizeof rows / sizeof rows[0] && !only_decode && !only_idle; i++) {
     const row_time t = time_row(&rows[i], &g, reps);
     print_row(&rows[i], &t);
   }
-  printf("\nDecode (T = 1, state in and out), microseconds per call: median (min, max) of %d "
-         "reps of 200 calls; arithmetic = a T = 1024 call / 1024 on 1 thread (a T = 1 call runs "
-         "on the calling thread); overhead = call - arithmetic; last column: the same "
-         "arithmetic on all %d threads.\n\n", reps, max_threads());
-  printf("| decode | class | H | K=V | core call us | arithmetic us (1 thread) | overhead us "
-         "| arithmetic us (%d threads) |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
-         max_threads());
-  for (i = 0; i < sizeof decode / sizeof decode[0]; i++) time_decode(&decode[i], reps);
+  if (!only_idle) {
+    printf("\nDecode (T = 1, state in and out), microseconds per call: median (min, max) of %d "
+           "reps of 200 calls; arithmetic = a T = 1024 call / 1024 on 1 thread (a T = 1 call runs "
+           "on the calling thread); overhead = call - arithmetic; last column: the same "
+           "arithmetic on all %d threads.\n\n", reps, max_threads());
+    printf("| decode | class | H | K=V | core call us | arithmetic us (1 thread) | overhead us "
+           "| arithmetic us (%d threads) |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
+           max_threads());
+  }
+  for (i = 0; i < sizeof decode / sizeof decode[0] && !only_idle; i++) time_decode(&decode[i], reps);
+  if (only_decode) return 0;
+  printf("\nCalls after idle (docs/performance.md): seconds, median (min, max) of %d reps, each "
+         "after a pause of %.2f s with nothing in between, alternating with and without "
+         "worker placement (LA_NO_SPREAD); last column: back to back.\n\n"
+         "| row | class | mode | H | K=V | after idle, placed | after idle, not placed "
+         "| back to back |\n|---|---|---|---:|---:|---:|---:|---:|\n", reps, LA_BENCH_SETTLE);
+  for (i = 0; i < sizeof idle / sizeof idle[0]; i++) time_idle(&idle[i], reps);
   return 0;
 }

@@ -47,7 +47,9 @@ typedef int la_blas_int;
     const la_blas_int M = (la_blas_int)m, N = (la_blas_int)n, Kd = (la_blas_int)k;             \
     const la_blas_int LA = (la_blas_int)lda, LB = (la_blas_int)ldb, LC = (la_blas_int)ldc;     \
     LA_FLOPS(2 * m * n * k);                                                                   \
+    LA_BLAS_TIC;                                                                               \
     LA_BLAS_NAME(P##gemm)(&ta, &tb, &M, &N, &Kd, &alpha, A, &LA, B, &LB, &beta, C, &LC, 1, 1); \
+    LA_BLAS_TOC;                                                                               \
   }
 
 LA_BLAS_DECLARE(s, float)

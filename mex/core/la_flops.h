@@ -10,6 +10,11 @@
  * paths that do O(K c^2) work outside BLAS; the O(K c) elementwise work of
  * the chunked paths is not counted (docs/flops.md says which).
  *
+ * Time in BLAS (-DLA_TIME_BLAS, the bench's bench_core_blas): LA_BLAS_TIC /
+ * LA_BLAS_TOC around every gemm add its wall seconds to la_blas_seconds, a
+ * counter the program defines (mex/bench/bench_core.c), summed over
+ * threads; it says how much of a call the GEMMs take as they are called.
+ *
  * Memory needs no hook here: the driver wraps malloc and free at link time
  * (mk/mutants.mk) and prints the peak of the bytes the core holds.
  */
@@ -25,6 +30,20 @@ extern long long la_flops_count;
   } while (0)
 #else
 #define LA_FLOPS(n) ((void)0)
+#endif
+
+#if defined(LA_TIME_BLAS) && defined(_OPENMP)
+#include <omp.h>
+extern double la_blas_seconds;
+#define LA_BLAS_TIC const double la_blas_t0_ = omp_get_wtime()
+#define LA_BLAS_TOC                                         \
+  do {                                                      \
+    const double la_blas_dt_ = omp_get_wtime() - la_blas_t0_; \
+    _Pragma("omp atomic") la_blas_seconds += la_blas_dt_;   \
+  } while (0)
+#else
+#define LA_BLAS_TIC ((void)0)
+#define LA_BLAS_TOC ((void)0)
 #endif
 
 #endif

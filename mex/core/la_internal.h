@@ -137,6 +137,24 @@ void la_blas_threads_end(int saved);
 /* Threads an OpenMP parallel region of the core would get (1 without). */
 int la_max_threads(void);
 
+/* Worker placement for one parallel region (la_platform.c).  On some
+ * virtual machines Linux wakes a sleeping OpenMP worker on the CPU of the
+ * thread that woke it although another CPU is idle; the two then share one
+ * CPU until the next scheduler tick, a few ms (docs/performance.md, "Calls
+ * after idle").  la_spread_begin, before a parallel region of up to
+ * nthreads threads, pins each worker of the calling thread's team seen in
+ * an earlier region to its own CPU, other than the caller's; la_spread_end
+ * restores their masks.  Inside the region each thread calls
+ * la_spread_note(sp) so that its worker can be pinned next time.  NULL (and
+ * nothing done) off Linux, with one thread, with OMP_PROC_BIND set (the
+ * runtime places threads itself), with fewer allowed CPUs than threads, or
+ * with LA_NO_SPREAD in the environment or at compile time.  Results do not
+ * depend on it: only where threads run. */
+typedef struct la_spread la_spread;
+la_spread *la_spread_begin(int nthreads);
+void la_spread_note(la_spread *sp);
+void la_spread_end(la_spread *sp);
+
 /* Whether `items` work items, each needing `bytes_per_thread` of workspace
  * on the threads that run them (at most one per item), fit in the memory
  * available now.  Entry points answer LA_ENOMEM otherwise: with overcommit a

@@ -8,7 +8,9 @@
  * la_pool.c, kept across calls), so threads without work touch nothing;
  * zero_ws clears it once per call.  Before anything is allocated the memory
  * guard (la_workspace_ok) compares the workspaces with the memory available.
- * Small calls (la_small_call) run on the calling thread.
+ * Small calls (la_small_call) run on the calling thread; the workers of
+ * the others are placed on CPUs of their own for the region (la_spread_*,
+ * la_platform.c).
  *
  * The status is shared: an allocation failure or an interrupt (fn polls
  * through la_poll) makes every thread skip the rest of its items.  Returns
@@ -33,16 +35,20 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
                                LA_FN(la_item_fn) fn, void *ctx)
 {
   const ptrdiff_t items = p->N * p->HV;
+  const int par = !LA_FN(la_small_call)(p);
   ptrdiff_t bytes, it;
   int status = LA_OK, saved, pooled;
+  la_spread *sp;
 
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
     return LA_ENOMEM;
   pooled = la_pool_enter();
   saved = la_blas_threads_begin();
-#pragma omp parallel if (!LA_FN(la_small_call)(p))
+  sp = par ? la_spread_begin(la_max_threads()) : NULL;
+#pragma omp parallel if (par)
   {
     real_t *ws = NULL;
+    la_spread_note(sp);
 #pragma omp for schedule(dynamic, 1)
     for (it = 0; it < items; it++) {
       if (la_stopped(&status)) continue;
@@ -58,6 +64,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
     }
     if (ws) la_pool_put(pooled, 0, ws);
   }
+  la_spread_end(sp);
   la_blas_threads_end(saved);
   la_pool_leave(pooled);
   return status;
@@ -87,8 +94,10 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
                                 ptrdiff_t nwin, LA_FN(la_count_fn) ntasks, LA_FN(la_task_fn) task,
                                 void *ctx)
 {
+  const int par = !LA_FN(la_small_call)(p);
   ptrdiff_t bytes, win;
   int status = LA_OK, saved, pooled;
+  la_spread *sp;
 
   /* the guard counts the shared buffers once per thread: conservative */
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || extra_bytes < 0 ||
@@ -96,10 +105,12 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
     return LA_ENOMEM;
   pooled = la_pool_enter();
   saved = la_blas_threads_begin();
-#pragma omp parallel private(win) if (!LA_FN(la_small_call)(p))
+  sp = par ? la_spread_begin(la_max_threads()) : NULL;
+#pragma omp parallel private(win) if (par)
   {
     real_t *ws = NULL;
     int phase;
+    la_spread_note(sp);
     for (win = 0; win < nwin; win++)
       for (phase = 0; phase < 2; phase++) {
         const ptrdiff_t n = ntasks(ctx, win, phase);
@@ -116,6 +127,7 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
       }
     if (ws) la_pool_put(pooled, 0, ws);
   }
+  la_spread_end(sp);
   la_blas_threads_end(saved);
   la_pool_leave(pooled);
   return status;

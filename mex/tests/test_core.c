@@ -31,6 +31,10 @@
  *            calls, a NaN-filled pool, a pool held by another thread, four
  *            concurrent callers: each bit for bit its fresh call; the size
  *            cap; la_release frees everything (ASan's leak check agrees)
+ *   spread   worker placement (la_spread_*, la_platform.c): each worker seen
+ *            in a region is pinned to a CPU of its own for the next region
+ *            and gets its mask back after; LA_NO_SPREAD turns it off; a
+ *            parallel call gives the same bits with and without it
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
  *
@@ -38,8 +42,11 @@
  * core forgets to write fails the comparison.  The program ends with the
  * line "N passed, N failed" and exits non-zero on any failure.
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* sched_getaffinity of another thread, sched_getcpu */
+#endif
 #include "../core/la_core.h"
-#include "../core/la_internal.h" /* la_alloc, la_workspace_ok */
+#include "../core/la_internal.h" /* la_alloc, la_workspace_ok, la_spread_* */
 
 #include <math.h>
 #include <stdarg.h>
@@ -1553,6 +1560,87 @@ static void test_pool(void)
   test_pool_limits();
 }
 
+/* ---- worker placement (la_spread_*) ----------------------------------------------- */
+
+#if defined(__linux__) && defined(_OPENMP)
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* la_spread_begin pins each worker noted in a region to one CPU of its own
+ * (not the caller's at that moment), la_spread_end gives each its mask back. */
+static void test_spread_api(void)
+{
+  const int nth = omp_get_max_threads();
+  pid_t tid[64] = {0};
+  cpu_set_t before[64], during[64], after[64];
+  la_spread *sp = la_spread_begin(nth);
+  int i, j, ok = 1, me = -1, moved, n = nth < 64 ? nth : 64;
+#pragma omp parallel num_threads(n)
+  {
+    la_spread_note(sp);
+    tid[omp_get_thread_num()] = (pid_t)syscall(SYS_gettid);
+  }
+  la_spread_end(sp);
+  for (i = 1; i < n; i++) ok = ok && sched_getaffinity(tid[i], sizeof before[i], &before[i]) == 0;
+  unsetenv("LA_NO_SPREAD");
+  /* "not the caller's CPU" is checked when the caller stayed on one CPU
+   * across la_spread_begin (it may move: nothing holds it) */
+  me = sched_getcpu();
+  sp = la_spread_begin(n);
+  moved = sched_getcpu() != me;
+  if (!sp) {
+    report(n < 2 || omp_get_proc_bind() != omp_proc_bind_false,
+           "spread  la_spread_begin declined (%d threads, proc_bind %d): not tested", n,
+           (int)omp_get_proc_bind());
+    return;
+  }
+  for (i = 1; i < n; i++) {
+    ok = ok && sched_getaffinity(tid[i], sizeof during[i], &during[i]) == 0 &&
+         CPU_COUNT(&during[i]) == 1 && (moved || !CPU_ISSET(me, &during[i]));
+    for (j = 1; j < i; j++) ok = ok && !CPU_EQUAL(&during[i], &during[j]);
+  }
+  la_spread_end(sp);
+  for (i = 1; i < n; i++)
+    ok = ok && sched_getaffinity(tid[i], sizeof after[i], &after[i]) == 0 &&
+         CPU_EQUAL(&after[i], &before[i]);
+  report(ok, "spread  %d workers pinned to CPUs of their own (not the caller's CPU %d%s), "
+         "masks restored after", n - 1, me, moved ? ": the caller moved, not checked" : "");
+  setenv("LA_NO_SPREAD", "1", 1);
+  sp = la_spread_begin(n);
+  report(sp == NULL, "spread  LA_NO_SPREAD in the environment: nothing pinned");
+  la_spread_end(sp);
+  unsetenv("LA_NO_SPREAD");
+}
+
+/* A parallel call (the pool test's big problem) with and without placement:
+ * the same bits, and no worker keeps a pinned mask. */
+static void test_spread_results(void)
+{
+  static const tcfg big = {"spread big", 1, 32, 30, 700, 1, 4, 1, .l2 = 1, .h0 = 1};
+  tprob L;
+  tresult off, on1, on2;
+  make_problem(&big, &L);
+  setenv("LA_NO_SPREAD", "1", 1);
+  run_paths(&L, 1, &off);
+  unsetenv("LA_NO_SPREAD");
+  run_paths(&L, 1, &on1);
+  run_paths(&L, 1, &on2);
+  report(same_result(&L, &off, &on1) && same_result(&L, &off, &on2),
+         "spread  every path with and without worker placement (double): same bits");
+  free_result(&off); free_result(&on1); free_result(&on2);
+  free_problem(&L);
+}
+
+static void test_spread(void)
+{
+  test_spread_api();
+  test_spread_results();
+}
+#else
+static void test_spread(void) { report(1, "spread  not built (not Linux with OpenMP)"); }
+#endif
+
 /* ---- the configurations ---------------------------------------------------------- */
 
 #define CU(...) .cu = {__VA_ARGS__}
@@ -1836,6 +1924,7 @@ int main(int argc, char **argv)
   test_entry_refusal();
   test_sizes();
   test_pool();
+  test_spread();
   la_release(); /* nothing left for the leak checker */
 
   printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -12,8 +12,12 @@ function [md, g] = bench_goals (core_default, core_avx2, dec)
   %     single forward, H = 4, K = V = 64         >= 0.6
   %     single forward, H = 1, K = V = 128        >= 0.6
   %     single forward + backward, H = 4, K = V = 128  >= 0.65
-  %     double forward, fwd+bwd vs dgemm          >= the single ratio - 0.1
+  %     double forward vs dgemm                   >= 0.65 (the single goal - 0.1)
+  %     double forward + backward vs dgemm        >= 0.55 (the same)
   %     with the machine's own kernels (AVX-512 here): the same, less 0.1
+  %   (The double targets are the single goals less 0.1, not the single
+  %   ratios measured less 0.1: a slow single row must not make a slow
+  %   double row pass.)
   %     decode overhead (ours, bench_decode)      <= 15 us
   %   md: a Markdown table (goal, target, measured, met) for each kernel
   %   column; g: struct array of the same (NaN where a figure is missing).
@@ -27,8 +31,8 @@ function [md, g] = bench_goals (core_default, core_avx2, dec)
     'forward, H = 4, K = V = 64',                  'single', 'fwd',     4, 64,  0.60
     'forward, H = 1, K = V = 128',                 'single', 'fwd',     1, 128, 0.60
     'forward + backward, H = 4, K = V = 128',      'single', 'fwd+bwd', 4, 128, 0.65
-    'double forward (vs dgemm)',                   'double', 'fwd',     4, 128, NaN
-    'double forward + backward (vs dgemm)',        'double', 'fwd+bwd', 4, 128, NaN
+    'double forward (vs dgemm)',                   'double', 'fwd',     4, 128, 0.65
+    'double forward + backward (vs dgemm)',        'double', 'fwd+bwd', 4, 128, 0.55
   };
   g = struct ('goal', {}, 'kernels', {}, 'target', {}, 'value', {}, 'met', {});
   cols = {'AVX2 (OPENBLAS_CORETYPE=Haswell)', a2, 0; 'machine default kernels', a5, 0.1};
@@ -36,11 +40,7 @@ function [md, g] = bench_goals (core_default, core_avx2, dec)
     tab = cols{c, 2};
     for i = 1:rows (spec)
       v = find_ratio (tab, spec{i, 2}, spec{i, 3}, spec{i, 4}, spec{i, 5});
-      target = spec{i, 6};
-      if (isnan (target))   % double: within 0.1 of the single ratio of the same mode
-        target = find_ratio (tab, 'single', spec{i, 3}, 4, 128) - 0.1;
-      end
-      target = target - cols{c, 3};
+      target = spec{i, 6} - cols{c, 3};
       g(end + 1) = struct ('goal', spec{i, 1}, 'kernels', cols{c, 1}, 'target', target, ...
                            'value', v, 'met', v >= target);   %#ok
     end

@@ -4,11 +4,13 @@ function r = bench_time_row (s, reps, gemm_n)
   %   r = bench_time_row (s, reps, gemm_n)
   %
   %   s: a row of bench_rows.  Each of the reps runs (after one warm-up run)
-  %   is one gemm_n x gemm_n product A*B of Octave's BLAS in the row's class,
-  %   a pause of 0.25 s (OpenBLAS's worker threads spin for about 0.1 s
-  %   after a threaded call and would share the cores with the row;
-  %   bench_core's hot rows measure that), then the row, so a burst of load
-  %   hits both.  Returned: sec (median),
+  %   is a pause of 0.25 s, one gemm_n x gemm_n product A*B of Octave's BLAS
+  %   in the row's class, the pause again, then the row, so a burst of load
+  %   hits both.  The pauses let idle threads stop spinning first: OpenBLAS's
+  %   workers spin for about 0.1 s after a threaded call, the row's OpenMP
+  %   workers for a few ms after it, and either would share the cores with
+  %   the next kernel (bench_core's hot rows and "next gemm" column measure
+  %   what that costs).  Returned: sec (median),
   %   lo, hi (min, max), gemm_gf (median gemm GFLOP/s of the same reps),
   %   fault (seconds to allocate and fill arrays of the row's output sizes:
   %   the page faults every call pays for its fresh outputs, included in
@@ -28,6 +30,7 @@ function r = bench_time_row (s, reps, gemm_n)
   t = zeros (reps + 1, 1);
   tg = t;
   for i = 1:reps + 1
+    pause (0.25);
     t0 = tic ();
     C = A * B;                                       %#ok (timed)
     tg(i) = toc (t0);

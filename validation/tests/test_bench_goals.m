@@ -20,12 +20,12 @@
 %! [md, g] = bench_goals (core_table ([0.7 0.66 0.61 0.59 0.65 0.4]), ...
 %!                        core_table ([0.80 0.70 0.62 0.61 0.75 0.65]), dec);
 %! met = @(goal, kern) g(strcmp ({g.goal}, goal) & strncmp ({g.kernels}, kern, 4)).met;
-%! % AVX2 column: 0.80 >= 0.75, 0.61 >= 0.6, double 0.75 >= 0.80 - 0.1
+%! % AVX2 column: 0.80 >= 0.75, 0.61 >= 0.6, double 0.75 >= 0.65
 %! assert (met ('forward, H = 4, K = V = 128', 'AVX2'));
 %! assert (met ('forward, H = 4, K = V = 64', 'AVX2'));
 %! assert (met ('double forward (vs dgemm)', 'AVX2'));
-%! assert (met ('double forward + backward (vs dgemm)', 'AVX2'));   % 0.65 >= 0.60
-%! % the machine's kernels: targets 0.1 lower; 0.7 >= 0.65, 0.4 < 0.66 - 0.2
+%! assert (met ('double forward + backward (vs dgemm)', 'AVX2'));   % 0.65 >= 0.55
+%! % the machine's kernels: targets 0.1 lower; 0.7 >= 0.65, 0.4 < 0.45
 %! assert (met ('forward, H = 4, K = V = 128', 'mach'));
 %! assert (~met ('double forward + backward (vs dgemm)', 'mach'));
 %! assert (met ('decode overhead, kda_recurrent (us per call)', '-'));
@@ -33,6 +33,17 @@
 %! assert (~isempty (strfind (md, '| forward, H = 4, K = V = 128 | AVX2')));
 %! % the hot row is not taken for the goal row
 %! assert (g(1).value, 0.80, 1e-12);
+
+%!test
+%! % the double targets are the single goals less 0.1, not the single ratios
+%! % measured less 0.1: double 0.50 beside a single 0.55 is not met
+%! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
+%! t = core_table ([0.55 0.5 0.5 0.4 0.50 0.50]);
+%! [~, g] = bench_goals (t, t, struct ('fn', {}, 'ours', {}));
+%! met = @(goal, kern) g(strcmp ({g.goal}, goal) & strncmp ({g.kernels}, kern, 4)).met;
+%! assert (~met ('double forward (vs dgemm)', 'AVX2'));         % 0.50 < 0.65
+%! assert (~met ('double forward + backward (vs dgemm)', 'AVX2')); % 0.50 < 0.55
+%! assert (met ('double forward + backward (vs dgemm)', 'mach'));  % 0.50 >= 0.45
 
 %!test
 %! % a missing table: every ratio goal says so, none is met
