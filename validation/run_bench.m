@@ -69,7 +69,7 @@ function rows = run_bench (varargin)
   end
   dec = bench_decode (reps, core);                  % where a decode call's time goes
   fprintf ('%s', dec(1).md);
-  goals = bench_goals (core, core2, dec);
+  goals = bench_goals (core, core2, dec, core3);
   fprintf ('%s', goals);
   if (~isempty (opt.Out))
     if (~isempty (core2))

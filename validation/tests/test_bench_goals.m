@@ -46,6 +46,21 @@
 %! assert (met ('double forward + backward (vs dgemm)', 'mach'));  % 0.50 >= 0.45
 
 %!test
+%! % the ceiling of bench_core_blas's table goes beside the AVX2 goals only
+%! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
+%! t = core_table ([0.55 0.5 0.5 0.4 0.50 0.50]);
+%! cb = ['| row | class | mode | H | K=V | C | median s | in gemm s | share | vs gemm | GEMMs alone |' char(10) ...
+%!       '| kda chunk | single | fwd | 4 | 128 | 64 | 0.013 | 0.019 | 0.69 | 0.60 | 0.87 |' char(10) ...
+%!       '| kda chunk | single | fwd | 4 | 64 | 64 | 0.007 | 0.008 | 0.59 | 0.35 | 0.61 |' char(10)];
+%! [md, g] = bench_goals (t, t, struct ('fn', {}, 'ours', {}), cb);
+%! sel = @(goal, kern) g(strcmp ({g.goal}, goal) & strncmp ({g.kernels}, kern, 4));
+%! assert (sel ('forward, H = 4, K = V = 128', 'AVX2').ceiling, 0.87, 1e-12);
+%! assert (sel ('forward, H = 4, K = V = 64', 'AVX2').ceiling, 0.61, 1e-12);
+%! assert (isnan (sel ('forward, H = 4, K = V = 128', 'mach').ceiling));
+%! assert (isnan (sel ('forward, H = 1, K = V = 128', 'AVX2').ceiling));
+%! assert (~isempty (strfind (md, '| 0.55 | no | 0.87 |')));
+
+%!test
 %! % a missing table: every ratio goal says so, none is met
 %! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
 %! [md, g] = bench_goals ('', '', struct ('fn', {}, 'ours', {}));
