@@ -28,6 +28,22 @@ static inline int LA_FN(la_small_call)(const la_problem *p)
   return la_mul(p->B, p->HV, &bh) && la_mul4(p->T, bh, p->K, p->V, &n) && n <= LA_SMALL_CALL;
 }
 
+/* Worker placement (la_spread_*) costs a few system calls per worker and
+ * call (about 5 us for one worker on the project machine): only for calls
+ * of at least 2^20 state elements times steps per thread, a fraction of a
+ * millisecond of work each or more. */
+#define LA_SPREAD_MIN ((ptrdiff_t)1 << 20)
+
+static inline la_spread *LA_FN(la_spread_for)(const la_problem *p)
+{
+  const int th = la_max_threads();
+  ptrdiff_t bh = 0, n = 0, need = 0;
+  if (!la_mul(p->B, p->HV, &bh) || !la_mul4(p->T, bh, p->K, p->V, &n) ||
+      !la_mul(LA_SPREAD_MIN, th, &need) || n < need)
+    return NULL;
+  return la_spread_begin(th);
+}
+
 typedef void (*LA_FN(la_item_fn))(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *ws,
                                    int *status);
 
@@ -44,7 +60,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
     return LA_ENOMEM;
   pooled = la_pool_enter();
   saved = la_blas_threads_begin();
-  sp = par ? la_spread_begin(la_max_threads()) : NULL;
+  sp = par ? LA_FN(la_spread_for)(p) : NULL;
 #pragma omp parallel if (par)
   {
     real_t *ws = NULL;
@@ -105,7 +121,7 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
     return LA_ENOMEM;
   pooled = la_pool_enter();
   saved = la_blas_threads_begin();
-  sp = par ? la_spread_begin(la_max_threads()) : NULL;
+  sp = par ? LA_FN(la_spread_for)(p) : NULL;
 #pragma omp parallel private(win) if (par)
   {
     real_t *ws = NULL;
