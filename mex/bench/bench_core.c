@@ -12,7 +12,8 @@
  * the gemm started right after the row (its rate over the settled gemm's).
  * A noise burst hits a row and its reference alike; the row's ratio is
  * (nominal flops / median row time) over the median settled gemm rate of
- * the same reps.  Inputs and outputs are allocated and
+ * the same reps; the last column gives the ratio of each rep to its own
+ * gemm, median (min-max): how far the reps spread.  Inputs and outputs are allocated and
  * touched before the first rep, so no row pays for fresh page faults.
  * Printed per row: median, min and max seconds, tokens/s, GFLOP/s, the
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
@@ -190,6 +191,7 @@ static void gemm_init(gemm_ref *g, ptrdiff_t n)
  * right after the row to it. */
 typedef struct {
   double med, lo, hi, gemm_gf, next;
+  double pair_med, pair_lo, pair_hi; /* the ratio rep by rep: row time against its own gemm */
   double blas; /* built with LA_TIME_BLAS: median seconds in gemm, summed over threads */
   int rc;
 } row_time;
@@ -222,7 +224,7 @@ static void settle(void)
 static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
 {
   bench_problem P;
-  double t[256], tg[256], tn[256], tb[256];
+  double t[256], tg[256], tn[256], tb[256], tr[256];
   row_time out;
   int i;
   make_problem(r, &P);
@@ -238,10 +240,14 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
     t[i] = now() - t0;
     tb[i] = blas_seconds() - tb[i];
     tn[i] = tg[i] / time_gemm(g, r->dbl); /* rate after the row / settled rate */
+    tr[i] = tg[i] / t[i];                  /* x row_flops / gemm flops: the paired ratio */
   }
   free_problem(&P);
   out.gemm_gf = 2.0 * (double)(g->n * g->n) * (double)g->n / median(tg, reps) / 1e9;
   out.next = median(tn, reps);
+  out.pair_med = median(tr, reps) * row_flops(r) / (2.0 * (double)(g->n * g->n) * (double)g->n);
+  out.pair_lo = tr[0] * row_flops(r) / (2.0 * (double)(g->n * g->n) * (double)g->n);
+  out.pair_hi = tr[reps - 1] * row_flops(r) / (2.0 * (double)(g->n * g->n) * (double)g->n);
   out.blas = median(tb, reps);
   out.med = median(t, reps);
   out.lo = t[0];
@@ -374,8 +380,8 @@ static void print_header(int reps, ptrdiff_t n)
          env_or("OMP_NUM_THREADS", "(unset)"), env_or("OMP_WAIT_POLICY", "(unset)"),
          env_or("GOMP_SPINCOUNT", "(unset)"));
   printf("| row | class | mode | T | H | K=V | C | median s | min s | max s | tokens/s | GFLOP/s "
-         "| gemm GFLOP/s (same reps) | vs gemm | next gemm |\n");
-  printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+         "| gemm GFLOP/s (same reps) | vs gemm | next gemm | vs gemm rep by rep |\n");
+  printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 }
 
 static void print_row(const row_spec *r, const row_time *t)
@@ -387,10 +393,12 @@ static void print_row(const row_spec *r, const row_time *t)
     return;
   }
   printf("| %s %s%s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
-         "| %.2f | %.2f |\n", r->kda ? "kda" : "gdn", r->what, r->hot ? " (hot)" : "",
+         "| %.2f | %.2f | %.2f (%.2f-%.2f) |\n", r->kda ? "kda" : "gdn", r->what,
+         r->hot ? " (hot)" : "",
          r->dbl ? "double" : "single",
          r->bwd ? "fwd+bwd" : "fwd", r->T, r->H, r->K, r->C, t->med, t->lo, t->hi,
-         (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf, t->next);
+         (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf, t->next, t->pair_med,
+         t->pair_lo, t->pair_hi);
   fflush(stdout);
 }
 
