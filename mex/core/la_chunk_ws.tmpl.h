@@ -66,6 +66,7 @@ static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
 #define LA_CBWD_WS(W_)                                                              \
   W_(dS, K, V, 1) W_(vnew, V, C, 1) W_(dvn, V, C, 1)                                  \
   W_(dAqk, C, C, 1) W_(Y, C, C, 1) W_(dL, C, C, 1)                                    \
+  W_(Ys, LA_SUB, C, 1)   /* a strip of Y transposed (tri_solve_lower_t: LA_STRIP = 16) */ \
   W_(dQG, K, C, 2) W_(Z, V, C, 2) W_(QGw, K, C, 2)                                    \
   W_(dKC, K, C, 1) W_(dKG, K, C, 1)                                                  \
   W_(dQr, K, C, 1) W_(dKr, K, C, 1) W_(dKc, K, C, 1) W_(tmp, K, C, 1) W_(dG, K, C, 1)   \

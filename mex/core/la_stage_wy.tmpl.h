@@ -18,6 +18,7 @@
  * blocks this small it is several times faster than a library trsm
  * (docs/performance.md). */
 #define LA_STRIP 16
+_Static_assert(LA_STRIP == LA_SUB, "the backward's strip scratch Ys has LA_SUB rows");
 
 /* Strip [j0, j0 + nj) of row i of X (stored as column i): its terms
  * m = j0, ..., i-1; with both, of rows i and i+1 together (two independent
@@ -76,20 +77,24 @@ static void LA_FN(tri_solve_lower)(ptrdiff_t c, ptrdiff_t C, const real_t *restr
  * U (c x c, ld C) so that every update runs down a column.  Entry i of a
  * column subtracts U(i,m) y_m for m = c-1, ..., i+1 in that order (as the
  * plain column algorithm does); by strips of LA_STRIP rows, bottom strip
- * first: the terms of the rows below a strip accumulate in registers, then
- * the strip is solved within itself. */
+ * first: column by column the terms of the rows below the strip accumulate
+ * in registers; then the strip is solved within itself for all columns at
+ * once, on its transpose in the scratch S (LA_STRIP x c: row i of the strip
+ * contiguous), so that each update runs along c columns (the short column
+ * updates inside a strip were most of the solve's time).  Same operations
+ * in the same order per entry as column by column: the same bits. */
 static void LA_FN(tri_solve_lower_t)(ptrdiff_t c, ptrdiff_t C, const real_t *restrict L,
-                                     real_t *restrict U, real_t *restrict Y)
+                                     real_t *restrict U, real_t *restrict Y, real_t *restrict S)
 {
   ptrdiff_t i, j, m, i0;
   LA_FLOPS(c * c * (c - 1));
   for (m = 0; m < c; m++)
     for (i = 0; i < m; i++) U[i + C * m] = L[m + C * i];
-  for (j = 0; j < c; j++) {
-    real_t *restrict yj = Y + C * j;
-    for (i0 = (c - 1) / LA_STRIP * LA_STRIP; i0 >= 0; i0 -= LA_STRIP) {
-      const ptrdiff_t i1 = c - i0 < LA_STRIP ? c : i0 + LA_STRIP;
-      if (i1 - i0 == LA_STRIP) {
+  for (i0 = (c - 1) / LA_STRIP * LA_STRIP; i0 >= 0; i0 -= LA_STRIP) {
+    const ptrdiff_t i1 = c - i0 < LA_STRIP ? c : i0 + LA_STRIP, nb = i1 - i0;
+    for (j = 0; j < c; j++) { /* the rows below the strip (none for the bottom one) */
+      const real_t *restrict yj = Y + C * j;
+      if (nb == LA_STRIP) { /* fixed length: acc stays in registers */
         real_t acc[LA_STRIP];
         for (i = 0; i < LA_STRIP; i++) acc[i] = yj[i0 + i];
         for (m = c - 1; m >= i1; m--) {
@@ -98,14 +103,22 @@ static void LA_FN(tri_solve_lower_t)(ptrdiff_t c, ptrdiff_t C, const real_t *res
 #pragma omp simd
           for (i = 0; i < LA_STRIP; i++) acc[i] -= um[i] * ym;
         }
-        for (i = 0; i < LA_STRIP; i++) yj[i0 + i] = acc[i];
-      }
-      for (m = i1 - 1; m > i0; m--) { /* within the strip (all of it if short) */
-        const real_t *restrict um = U + C * m;
-        const real_t ym = yj[m];
-        for (i = i0; i < m; i++) yj[i] -= um[i] * ym;
+        for (i = 0; i < LA_STRIP; i++) S[j + c * i] = acc[i];
+      } else { /* a short bottom strip: nothing below */
+        for (i = 0; i < nb; i++) S[j + c * i] = yj[i0 + i];
       }
     }
+    for (m = nb - 1; m > 0; m--) { /* within the strip, all columns at once */
+      const real_t *restrict sm = S + c * m;
+      for (i = 0; i < m; i++) {
+        real_t *restrict si = S + c * i;
+        const real_t u = U[i0 + i + C * (i0 + m)];
+#pragma omp simd
+        for (j = 0; j < c; j++) si[j] -= u * sm[j];
+      }
+    }
+    for (j = 0; j < c; j++)
+      for (i = 0; i < nb; i++) Y[i0 + i + C * j] = S[j + c * i];
   }
 }
 
@@ -150,7 +163,7 @@ static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *
   LA_FN(gemm_xl)(V, c, b->dvn, V, ws->Am, C, 0, dv, V);
   if (keep) memcpy(keep, b->Y, sizeof(real_t) * (size_t)(C * c));
   /* A = L^{-1} Diag(beta):  Y = L^{-T} dA,  dbeta_i = Y(i,i),  dL = -Y A^T */
-  LA_FN(tri_solve_lower_t)(c, C, ws->Araw, b->dL, b->Y); /* dL: free until below */
+  LA_FN(tri_solve_lower_t)(c, C, ws->Araw, b->dL, b->Y, b->Ys); /* dL: free until below */
   LA_GEMM('N', 'T', c, c, c, -1, b->Y, C, ws->Am, C, 0, b->dL, C);
   if (keep)
     for (j = 0; j < c; j++)
