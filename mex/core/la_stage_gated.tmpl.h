@@ -194,7 +194,41 @@ static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
     const real_t *restrict kj = k + K * j;
     real_t *restrict dkc = b->dKc + K * j, *restrict er = e;
     for (x = 0; x < K; x++) er[x] = 1;
-    for (i = j + 1; i < r1; i++) {
+    /* four rows i per pass: one pass over the channels updates the column
+     * j's dKc and the running product once for four pairs (the same
+     * operations, in the same order, as four passes) */
+    for (i = j + 1; i + 3 < r1; i += 4) {
+      const real_t *restrict a0 = ws->a + K * i, *restrict a1 = a0 + K, *restrict a2 = a1 + K,
+                             *restrict a3 = a2 + K;
+      const real_t *restrict q0 = q + K * i, *restrict q1 = q0 + K, *restrict q2 = q1 + K,
+                             *restrict q3 = q2 + K;
+      const real_t *restrict k0 = k + K * i, *restrict k1 = k0 + K, *restrict k2 = k1 + K,
+                             *restrict k3 = k2 + K;
+      const real_t cq0 = scale * dAqk[i + C * j], cq1 = scale * dAqk[i + 1 + C * j];
+      const real_t cq2 = scale * dAqk[i + 2 + C * j], cq3 = scale * dAqk[i + 3 + C * j];
+      const real_t cm0 = dM[i + C * j], cm1 = dM[i + 1 + C * j];
+      const real_t cm2 = dM[i + 2 + C * j], cm3 = dM[i + 3 + C * j];
+      real_t *restrict dq0 = b->dQr + K * i, *restrict dq1 = dq0 + K, *restrict dq2 = dq1 + K,
+                       *restrict dq3 = dq2 + K;
+      real_t *restrict dk0 = b->dKr + K * i, *restrict dk1 = dk0 + K, *restrict dk2 = dk1 + K,
+                       *restrict dk3 = dk2 + K;
+      real_t *restrict P0 = b->tmp + K * (i - r), *restrict P1 = P0 + K, *restrict P2 = P1 + K,
+                       *restrict P3 = P2 + K;
+#pragma omp simd
+      for (x = 0; x < K; x++) {
+        const real_t e0 = er[x] * a0[x], e1 = e0 * a1[x], e2 = e1 * a2[x], e3 = e2 * a3[x];
+        const real_t kx = kj[x];
+        const real_t ke0 = kx * e0, ke1 = kx * e1, ke2 = kx * e2, ke3 = kx * e3;
+        const real_t ce0 = (cq0 * q0[x] + cm0 * k0[x]) * e0, ce1 = (cq1 * q1[x] + cm1 * k1[x]) * e1;
+        const real_t ce2 = (cq2 * q2[x] + cm2 * k2[x]) * e2, ce3 = (cq3 * q3[x] + cm3 * k3[x]) * e3;
+        er[x] = e3;
+        dq0[x] += cq0 * ke0; dq1[x] += cq1 * ke1; dq2[x] += cq2 * ke2; dq3[x] += cq3 * ke3;
+        dk0[x] += cm0 * ke0; dk1[x] += cm1 * ke1; dk2[x] += cm2 * ke2; dk3[x] += cm3 * ke3;
+        dkc[x] = dkc[x] + ce0 + ce1 + ce2 + ce3;
+        P0[x] = ce0 * kx; P1[x] = ce1 * kx; P2[x] = ce2 * kx; P3[x] = ce3 * kx;
+      }
+    }
+    for (; i < r1; i++) {
       const real_t *restrict ai = ws->a + K * i, *restrict qi = q + K * i;
       const real_t *restrict ki = k + K * i;
       const real_t cq = scale * dAqk[i + C * j], cm = dM[i + C * j];
