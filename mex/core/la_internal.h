@@ -142,11 +142,12 @@ int la_max_threads(void);
  * thread that woke it although another CPU is idle; the two then share one
  * CPU until the next scheduler tick, a few ms (docs/performance.md, "Calls
  * after idle").  la_spread_begin, before a parallel region of up to
- * nthreads threads, pins each worker of the calling thread's team seen in
- * an earlier region to its own CPU, other than the caller's; la_spread_end
- * restores their masks.  Inside the region each thread calls
+ * nthreads threads, holds the calling thread on its current CPU and pins
+ * each worker of its team seen in an earlier region to a CPU of its own;
+ * la_spread_end restores every mask.  Inside the region each thread calls
  * la_spread_note(sp) so that its worker can be pinned next time.  NULL (and
- * nothing done) off Linux, with one thread, with OMP_PROC_BIND set (the
+ * nothing done) off Linux, with one thread, inside a parallel region of the
+ * caller (ours is then nested, one thread), with OMP_PROC_BIND set (the
  * runtime places threads itself), with fewer allowed CPUs than threads, or
  * with LA_NO_SPREAD in the environment or at compile time.  Results do not
  * depend on it: only where threads run. */

@@ -60,7 +60,9 @@ int la_max_threads(void)
 /* ---- worker placement (la_spread_*, see la_internal.h) ---------------------
  * Measured on the project machine (a 2-CPU Firecracker VM, Linux 6.18): after
  * 0.25 s idle an empty parallel region took 5.8 ms, its worker woken on the
- * caller's CPU; with the worker pinned to the other CPU, 0.1-0.2 ms. */
+ * caller's CPU; with the worker pinned to the other CPU, 0.1-0.2 ms.  The
+ * caller is held on its current CPU for the region as well (its mask is
+ * restored after). */
 #if defined(__linux__) && defined(_OPENMP) && !defined(LA_NO_SPREAD)
 #include <sched.h>
 #include <signal.h>
@@ -71,7 +73,7 @@ int la_max_threads(void)
 
 struct la_spread {
   pid_t tid[LA_SPREAD_MAX];        /* thread i's kernel id, seen in a region */
-  cpu_set_t saved[LA_SPREAD_MAX];  /* its mask before la_spread_begin */
+  cpu_set_t saved[LA_SPREAD_MAX];  /* its mask before la_spread_begin; [0]: the caller's */
   unsigned char pinned[LA_SPREAD_MAX];
 };
 
@@ -85,12 +87,23 @@ la_spread *la_spread_begin(int nthreads)
   cpu_set_t allowed;
   const pid_t pid = getpid();
   int i, cpu, me;
-  if (nthreads < 2 || nthreads > LA_SPREAD_MAX || omp_get_proc_bind() != omp_proc_bind_false ||
-      getenv("LA_NO_SPREAD"))
+  /* (inside a caller's parallel region ours is nested: one thread) */
+  if (nthreads < 2 || nthreads > LA_SPREAD_MAX || omp_in_parallel() ||
+      omp_get_proc_bind() != omp_proc_bind_false || getenv("LA_NO_SPREAD"))
     return NULL;
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < nthreads)
     return NULL;
+  /* the caller stays on its CPU too: woken at a barrier by a worker, it
+   * would otherwise land on that worker's CPU the same way */
   me = sched_getcpu();
+  if (me < 0 || me >= CPU_SETSIZE || !CPU_ISSET(me, &allowed)) return NULL;
+  sp->saved[0] = allowed;
+  {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(me, &one);
+    sp->pinned[0] = sched_setaffinity(0, sizeof one, &one) == 0;
+  }
   for (i = 1, cpu = 0; i < nthreads; i++, cpu++) {
     cpu_set_t one;
     const pid_t tid = sp->tid[i];
@@ -119,6 +132,8 @@ void la_spread_end(la_spread *sp)
 {
   int i;
   if (!sp) return;
+  if (sp->pinned[0]) (void)sched_setaffinity(0, sizeof sp->saved[0], &sp->saved[0]);
+  sp->pinned[0] = 0;
   for (i = 1; i < LA_SPREAD_MAX; i++)
     if (sp->pinned[i]) {
       (void)sched_setaffinity(sp->tid[i], sizeof sp->saved[i], &sp->saved[i]);

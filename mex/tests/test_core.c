@@ -31,9 +31,9 @@
  *            calls, a NaN-filled pool, a pool held by another thread, four
  *            concurrent callers: each bit for bit its fresh call; the size
  *            cap; la_release frees everything (ASan's leak check agrees)
- *   spread   worker placement (la_spread_*, la_platform.c): each worker seen
- *            in a region is pinned to a CPU of its own for the next region
- *            and gets its mask back after; LA_NO_SPREAD turns it off; a
+ *   spread   worker placement (la_spread_*, la_platform.c): the caller held
+ *            on its CPU and each worker seen in a region pinned to a CPU of
+ *            its own for the next region, every mask back after; LA_NO_SPREAD turns it off; a
  *            parallel call gives the same bits with and without it
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
@@ -1575,37 +1575,38 @@ static void test_spread_api(void)
   pid_t tid[64] = {0};
   cpu_set_t before[64], during[64], after[64];
   la_spread *sp = la_spread_begin(nth);
-  int i, j, ok = 1, me = -1, moved, n = nth < 64 ? nth : 64;
+  int i, j, ok = 1, me = -1, n = nth < 64 ? nth : 64;
 #pragma omp parallel num_threads(n)
   {
     la_spread_note(sp);
     tid[omp_get_thread_num()] = (pid_t)syscall(SYS_gettid);
   }
   la_spread_end(sp);
+  ok = sched_getaffinity(0, sizeof before[0], &before[0]) == 0;
   for (i = 1; i < n; i++) ok = ok && sched_getaffinity(tid[i], sizeof before[i], &before[i]) == 0;
   unsetenv("LA_NO_SPREAD");
-  /* "not the caller's CPU" is checked when the caller stayed on one CPU
-   * across la_spread_begin (it may move: nothing holds it) */
-  me = sched_getcpu();
   sp = la_spread_begin(n);
-  moved = sched_getcpu() != me;
   if (!sp) {
     report(n < 2 || omp_get_proc_bind() != omp_proc_bind_false,
            "spread  la_spread_begin declined (%d threads, proc_bind %d): not tested", n,
            (int)omp_get_proc_bind());
     return;
   }
+  /* the caller is held on one CPU now, each worker on another of its own */
+  me = sched_getcpu();
+  ok = ok && sched_getaffinity(0, sizeof during[0], &during[0]) == 0 &&
+       CPU_COUNT(&during[0]) == 1 && CPU_ISSET(me, &during[0]);
   for (i = 1; i < n; i++) {
     ok = ok && sched_getaffinity(tid[i], sizeof during[i], &during[i]) == 0 &&
-         CPU_COUNT(&during[i]) == 1 && (moved || !CPU_ISSET(me, &during[i]));
+         CPU_COUNT(&during[i]) == 1 && !CPU_ISSET(me, &during[i]);
     for (j = 1; j < i; j++) ok = ok && !CPU_EQUAL(&during[i], &during[j]);
   }
   la_spread_end(sp);
-  for (i = 1; i < n; i++)
-    ok = ok && sched_getaffinity(tid[i], sizeof after[i], &after[i]) == 0 &&
+  for (i = 0; i < n; i++)
+    ok = ok && sched_getaffinity(i ? tid[i] : 0, sizeof after[i], &after[i]) == 0 &&
          CPU_EQUAL(&after[i], &before[i]);
-  report(ok, "spread  %d workers pinned to CPUs of their own (not the caller's CPU %d%s), "
-         "masks restored after", n - 1, me, moved ? ": the caller moved, not checked" : "");
+  report(ok, "spread  the caller held on its CPU %d, %d workers pinned to CPUs of their own, "
+         "every mask restored after", me, n - 1);
   setenv("LA_NO_SPREAD", "1", 1);
   sp = la_spread_begin(n);
   report(sp == NULL, "spread  LA_NO_SPREAD in the environment: nothing pinned");
