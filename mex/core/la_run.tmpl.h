@@ -8,9 +8,9 @@
  * la_pool.c, kept across calls), so threads without work touch nothing;
  * zero_ws clears it once per call.  Before anything is allocated the memory
  * guard (la_workspace_ok) compares the workspaces with the memory available.
- * Small calls (la_small_call) run on the calling thread; the workers of
- * the others are placed on CPUs of their own for the region (la_spread_*,
- * la_platform.c).
+ * Small calls (la_small_call) run on the calling thread; in large ones the
+ * caller and the workers are held on CPUs of their own for the region
+ * (la_spread_for, la_spread_*: la_platform.c).
  *
  * The status is shared: an allocation failure or an interrupt (fn polls
  * through la_poll) makes every thread skip the rest of its items.  Returns
