@@ -13,8 +13,9 @@
  * A noise burst hits a row and its reference alike; the row's ratio is
  * (nominal flops / median row time) over the median settled gemm rate of
  * the same reps; the last column gives the ratio of each rep to its own
- * gemm, median (min-max): how far the reps spread.  Inputs and outputs are allocated and
- * touched before the first rep, so no row pays for fresh page faults.
+ * gemm, median (min-max): how far the reps spread.  Inputs and outputs are
+ * allocated and touched before the first rep, so no row pays for fresh
+ * page faults.
  * Printed per row: median, min and max seconds, tokens/s, GFLOP/s, the
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
@@ -224,6 +225,8 @@ static void settle(void)
 static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
 {
   bench_problem P;
+  const double gemm_flops = 2.0 * (double)(g->n * g->n) * (double)g->n;
+  const double pair = row_flops(r) / gemm_flops; /* tr below: gemm time / row time */
   double t[256], tg[256], tn[256], tb[256], tr[256];
   row_time out;
   int i;
@@ -240,14 +243,14 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
     t[i] = now() - t0;
     tb[i] = blas_seconds() - tb[i];
     tn[i] = tg[i] / time_gemm(g, r->dbl); /* rate after the row / settled rate */
-    tr[i] = tg[i] / t[i];                  /* x row_flops / gemm flops: the paired ratio */
+    tr[i] = tg[i] / t[i];                  /* times `pair` below: the ratio of this rep */
   }
   free_problem(&P);
-  out.gemm_gf = 2.0 * (double)(g->n * g->n) * (double)g->n / median(tg, reps) / 1e9;
+  out.gemm_gf = gemm_flops / median(tg, reps) / 1e9;
   out.next = median(tn, reps);
-  out.pair_med = median(tr, reps) * row_flops(r) / (2.0 * (double)(g->n * g->n) * (double)g->n);
-  out.pair_lo = tr[0] * row_flops(r) / (2.0 * (double)(g->n * g->n) * (double)g->n);
-  out.pair_hi = tr[reps - 1] * row_flops(r) / (2.0 * (double)(g->n * g->n) * (double)g->n);
+  out.pair_med = median(tr, reps) * pair; /* sorts tr */
+  out.pair_lo = tr[0] * pair;
+  out.pair_hi = tr[reps - 1] * pair;
   out.blas = median(tb, reps);
   out.med = median(t, reps);
   out.lo = t[0];

@@ -81,6 +81,15 @@ struct la_spread {
 static _Thread_local struct la_spread la_spread_team;
 static _Thread_local pid_t la_my_tid;
 
+/* Thread tid (0: the calling one) allowed on cpu alone; 1 if done. */
+static int la_pin(pid_t tid, int cpu)
+{
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  return sched_setaffinity(tid, sizeof one, &one) == 0;
+}
+
 la_spread *la_spread_begin(int nthreads)
 {
   struct la_spread *sp = &la_spread_team;
@@ -98,23 +107,15 @@ la_spread *la_spread_begin(int nthreads)
   me = sched_getcpu();
   if (me < 0 || me >= CPU_SETSIZE || !CPU_ISSET(me, &allowed)) return NULL;
   sp->saved[0] = allowed;
-  {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(me, &one);
-    sp->pinned[0] = sched_setaffinity(0, sizeof one, &one) == 0;
-  }
+  sp->pinned[0] = la_pin(0, me);
   for (i = 1, cpu = 0; i < nthreads; i++, cpu++) {
-    cpu_set_t one;
     const pid_t tid = sp->tid[i];
     while (cpu < CPU_SETSIZE && (!CPU_ISSET(cpu, &allowed) || cpu == me)) cpu++;
     sp->pinned[i] = 0;
     /* a worker of an earlier region, still a thread of this process */
     if (cpu >= CPU_SETSIZE || tid <= 0 || syscall(SYS_tgkill, pid, tid, 0) != 0) continue;
     if (sched_getaffinity(tid, sizeof sp->saved[i], &sp->saved[i]) != 0) continue;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    sp->pinned[i] = sched_setaffinity(tid, sizeof one, &one) == 0;
+    sp->pinned[i] = la_pin(tid, cpu);
   }
   for (; i < LA_SPREAD_MAX; i++) sp->pinned[i] = 0;
   return sp;
@@ -132,11 +133,9 @@ void la_spread_end(la_spread *sp)
 {
   int i;
   if (!sp) return;
-  if (sp->pinned[0]) (void)sched_setaffinity(0, sizeof sp->saved[0], &sp->saved[0]);
-  sp->pinned[0] = 0;
-  for (i = 1; i < LA_SPREAD_MAX; i++)
+  for (i = 0; i < LA_SPREAD_MAX; i++) /* [0]: the caller (tid 0: itself) */
     if (sp->pinned[i]) {
-      (void)sched_setaffinity(sp->tid[i], sizeof sp->saved[i], &sp->saved[i]);
+      (void)sched_setaffinity(i ? sp->tid[i] : 0, sizeof sp->saved[i], &sp->saved[i]);
       sp->pinned[i] = 0;
     }
 }

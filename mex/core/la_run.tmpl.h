@@ -22,10 +22,17 @@
  * H = 4, K = V = 128 is 2^18 state elements): run it on the calling thread. */
 #define LA_SMALL_CALL ((ptrdiff_t)1 << 18)
 
-static inline int LA_FN(la_small_call)(const la_problem *p)
+/* State elements times steps of a call, T B HV K V (PTRDIFF_MAX if that
+ * overflows): the size the thresholds below compare. */
+static inline ptrdiff_t LA_FN(la_state_steps)(const la_problem *p)
 {
   ptrdiff_t bh = 0, n = 0;
-  return la_mul(p->B, p->HV, &bh) && la_mul4(p->T, bh, p->K, p->V, &n) && n <= LA_SMALL_CALL;
+  return la_mul(p->B, p->HV, &bh) && la_mul4(p->T, bh, p->K, p->V, &n) ? n : PTRDIFF_MAX;
+}
+
+static inline int LA_FN(la_small_call)(const la_problem *p)
+{
+  return LA_FN(la_state_steps)(p) <= LA_SMALL_CALL;
 }
 
 /* Worker placement (la_spread_*) costs a few system calls per worker and
@@ -37,10 +44,8 @@ static inline int LA_FN(la_small_call)(const la_problem *p)
 static inline la_spread *LA_FN(la_spread_for)(const la_problem *p)
 {
   const int th = la_max_threads();
-  ptrdiff_t bh = 0, n = 0, need = 0;
-  if (!la_mul(p->B, p->HV, &bh) || !la_mul4(p->T, bh, p->K, p->V, &n) ||
-      !la_mul(LA_SPREAD_MIN, th, &need) || n < need)
-    return NULL;
+  ptrdiff_t need = 0;
+  if (!la_mul(LA_SPREAD_MIN, th, &need) || LA_FN(la_state_steps)(p) < need) return NULL;
   return la_spread_begin(th);
 }
 

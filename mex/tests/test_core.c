@@ -1545,15 +1545,19 @@ static void test_pool_limits(void)
          "la_release leaves %zu bytes", (size_t)LA_POOL_KEEP + 1, before, after, released);
 }
 
+/* A problem large enough to run on every thread (la_small_call: no), V not
+ * a multiple of 4 (the recurrent paths rely on zeroed padding, zero_ws):
+ * the pool's big calls and the placement test's call. */
+static const tcfg parallel_cfg = {"parallel", 1, 32, 30, 700, 1, 4, 1, .l2 = 1, .h0 = 1};
+
 static void test_pool(void)
 {
-  /* V not a multiple of 4: the recurrent paths rely on zeroed padding (zero_ws) */
+  /* V not a multiple of 4 here too */
   static const tcfg small = {"pool small", 1, 16, 10, 100, 1, 2, 2, .l2 = 1, .h0 = 1};
-  static const tcfg big = {"pool big", 1, 32, 30, 700, 1, 4, 1, .l2 = 1, .h0 = 1};
   tprob S, L;
   int dbl;
   make_problem(&small, &S);
-  make_problem(&big, &L);
+  make_problem(&parallel_cfg, &L);
   for (dbl = 1; dbl >= 0; dbl--) test_pool_class(&S, &L, dbl);
   free_problem(&S);
   free_problem(&L);
@@ -1618,10 +1622,9 @@ static void test_spread_api(void)
  * the same bits, and no worker keeps a pinned mask. */
 static void test_spread_results(void)
 {
-  static const tcfg big = {"spread big", 1, 32, 30, 700, 1, 4, 1, .l2 = 1, .h0 = 1};
   tprob L;
   tresult off, on1, on2;
-  make_problem(&big, &L);
+  make_problem(&parallel_cfg, &L);
   setenv("LA_NO_SPREAD", "1", 1);
   run_paths(&L, 1, &off);
   unsetenv("LA_NO_SPREAD");

@@ -31,9 +31,9 @@ function [md, g] = bench_goals (core_default, core_avx2, dec, core_blas)
   if (nargin < 4)
     core_blas = '';
   end
-  a2 = core_rows (core_avx2);
-  a5 = core_rows (core_default);
-  cb = blas_rows (core_blas);
+  a2 = table_rows (core_avx2, 'vs gemm');
+  a5 = table_rows (core_default, 'vs gemm');
+  cb = table_rows (core_blas, 'GEMMs alone');
   spec = {
     % goal                                         class     mode       H  K    target
     'forward, H = 4, K = V = 128',                 'single', 'fwd',     4, 128, 0.75
@@ -89,18 +89,32 @@ function [md, g] = bench_goals (core_default, core_avx2, dec, core_blas)
   end
 end
 
-% The chunked KDA rows of bench_core's table: class, mode, H, K, C, ratio.
-function t = core_rows (text)
+% The chunked KDA rows (not the hot ones) of the tables in text whose
+% header has the column ratio_col ('vs gemm' in bench_core's, 'GEMMs alone'
+% in bench_core_blas's): class, mode, H, K, T (2048 where the table has no
+% T), C and that column as ratio.  The header says where each column is.
+function t = table_rows (text, ratio_col)
   t = struct ('cls', {}, 'mode', {}, 'H', {}, 'K', {}, 'T', {}, 'C', {}, 'ratio', {});
+  c = [];
   lines = strsplit (text, char (10));
   for i = 1:numel (lines)
     f = strtrim (strsplit (lines{i}, '|'));
-    if (numel (f) < 15 || ~strcmp (f{2}, 'kda chunk'))
-      continue;   % header, other paths, the hot rows
+    if (numel (f) > 2 && strcmp (f{2}, 'row'))   % a header
+      at = @(name) find (strcmp (f, name), 1);
+      c = struct ('cls', at ('class'), 'mode', at ('mode'), 'T', at ('T'), 'H', at ('H'), ...
+                  'K', at ('K=V'), 'C', at ('C'), 'ratio', at (ratio_col));
+      continue;
     end
-    t(end + 1) = struct ('cls', f{3}, 'mode', f{4}, 'H', str2double (f{6}), ...
-                         'K', str2double (f{7}), 'T', str2double (f{5}), ...
-                         'C', str2double (f{8}), 'ratio', str2double (f{15}));   %#ok
+    if (isempty (c) || isempty (c.ratio) || numel (f) <= c.ratio || ~strcmp (f{2}, 'kda chunk'))
+      continue;   % other tables, other paths, the hot rows
+    end
+    T = 2048;
+    if (~isempty (c.T))
+      T = str2double (f{c.T});
+    end
+    t(end + 1) = struct ('cls', f{c.cls}, 'mode', f{c.mode}, 'H', str2double (f{c.H}), ...
+                         'K', str2double (f{c.K}), 'T', T, 'C', str2double (f{c.C}), ...
+                         'ratio', str2double (f{c.ratio}));   %#ok
   end
 end
 
@@ -113,21 +127,5 @@ function v = find_ratio (t, cls, mode, H, K)
       v = t(i).ratio;
       return;
     end
-  end
-end
-
-% The rows of bench_core_blas's table: class, mode, H, K, C and the "GEMMs
-% alone" ratio (as 'ratio', so that find_ratio reads both tables).
-function t = blas_rows (text)
-  t = struct ('cls', {}, 'mode', {}, 'H', {}, 'K', {}, 'T', {}, 'C', {}, 'ratio', {});
-  lines = strsplit (text, char (10));
-  for i = 1:numel (lines)
-    f = strtrim (strsplit (lines{i}, '|'));
-    if (numel (f) < 12 || ~strcmp (f{2}, 'kda chunk'))
-      continue;
-    end
-    t(end + 1) = struct ('cls', f{3}, 'mode', f{4}, 'H', str2double (f{5}), ...
-                         'K', str2double (f{6}), 'T', 2048, 'C', str2double (f{7}), ...
-                         'ratio', str2double (f{12}));   %#ok
   end
 end
