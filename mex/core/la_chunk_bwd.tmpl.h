@@ -4,7 +4,11 @@
  * forms every chunk's M, A, w, v_new and keeps them with the state entering
  * each chunk (cbwd_store, la_chunk_ws.tmpl.h); a reverse sweep then, chunk by
  * chunk, recomputes only the decays and Aqk and runs the stages' backward in
- * reverse order: output, state passing, WY, gated products, decays.
+ * reverse order: output, state passing, WY, gated products, decays.  Only
+ * the state (forward sweep) and its gradient dS (reverse sweep) pass from
+ * chunk to chunk; the rest of each chunk's work is its own, and when some
+ * thread has no item of its own it takes those parts of another item's
+ * chunks (chunk_bwd_item: a ring of chunk workspaces and OpenMP tasks).
  *
  * 'Emulate' (docs/emulation.md): the forward sweep stores h, A, w, v_new
  * rounded as the forward does; the reverse sweep rounds the recomputed Aqk
@@ -26,36 +30,6 @@ static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, LA_
   ws->Am = st->A + C * C * ci;
   ws->w = st->w + K * C * ci;
   ws->u = b->vnew = st->vn + V * C * ci;
-}
-
-/* Forward sweep: the state entering every chunk, and M, A, w, v_new.
- * 0 if stopped (polls once per chunk). */
-static int LA_FN(cbwd_forward_sweep)(const la_problem *p, const LA_FN(la_item) *it,
-                                     const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
-                                     LA_FN(cbwd_ws) *b, int *status)
-{
-  const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk, GD = la_gate_dim(p);
-  const ptrdiff_t nc = (it->s.len + C - 1) / C;
-  ptrdiff_t ci;
-
-  LA_FN(la_state_load)(p, it->h0, st->h);
-  for (ci = 0; ci < nc; ci++) {
-    const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
-    const real_t *S = st->h + KV * ci;
-    if (la_poll(p, status)) return 0;
-    const real_t *Sh; /* S, or its rounded copy (b->dS is free until the reverse sweep) */
-    LA_FN(cbwd_use_chunk)(st, ci, ws, b);
-    LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
-                       it->beta + t0, LA_CI_WU, ws);
-    LA_FN(chunk_emu_intra)(p, c, 1, ws);
-    Sh = LA_FN(chunk_emu_state)(p, S, b->dS, K * V);
-    LA_FN(chunk_vnew)(K, V, c, Sh, ws, b->vnew);
-    LA_FN(la_emu)(p, b->vnew, V * c);
-    if (ci + 1 < nc) /* no state after the last chunk is needed */
-      LA_FN(chunk_state_next)(K, V, c, ws, b->vnew, S, st->h + KV * (ci + 1));
-    if (Sh != S) memcpy(st->h + KV * ci, Sh, sizeof(real_t) * (size_t)KV);
-  }
-  return 1;
 }
 
 /* 'Emulate': the state stage reads dh rounded while the carried dh stays
@@ -117,27 +91,111 @@ static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(
   }
 }
 
-/* Reverse sweep, one chunk: b->dS holds the gradient of the state after
- * it on entry and of the state entering it on return; at: NULL, or where
- * its intermediates go. */
-static void LA_FN(cbwd_chunk)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
-                              const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
-                              LA_FN(cbwd_ws) *b, const LA_FN(cbwd_aux_at) *at)
+/* The ring of chunk workspaces of one item (la_chunk_bwd's pipelining):
+ * n pairs (ws, b) of which chunk ci uses pair ci % n; every b->dS (and
+ * b->dSr) is the first pair's, the one gradient of the state that the
+ * chain carries.  n = 1: one pair, the chunks one after the other. */
+#define LA_BWD_RING 3
+
+typedef struct {
+  LA_FN(chunk_ws) ws[LA_BWD_RING];
+  LA_FN(cbwd_ws) b[LA_BWD_RING];
+  ptrdiff_t n;
+} LA_FN(cbwd_ring);
+
+/* The store of nc chunks and the ring's n pairs out of buf; buf after them. */
+static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
+                                 LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  ptrdiff_t r;
+  {
+    LA_FN(cbwd_store) *w = st;
+    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
+  }
+  ring->n = n;
+  for (r = 0; r < n; r++) {
+    LA_FN(cbwd_ws) *w = &ring->b[r];
+    LA_FN(chunk_ws_carve)(p, &buf, &ring->ws[r]);
+    LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
+    w->dW = w->dQG + K * C;
+    w->dS = ring->b[0].dS;
+    w->dSr = ring->b[0].dSr;
+  }
+  return buf;
+}
+
+/* Forward sweep, chunk ci's own part: M, A, w, u into the store (and the
+ * decays, gated k into its pair). */
+static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
+                                  const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
+                                  LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
+  const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
+  LA_FN(cbwd_use_chunk)(st, ci, ws, b);
+  LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
+                     it->beta + t0, LA_CI_WU, ws);
+  LA_FN(chunk_emu_intra)(p, c, 1, ws);
+}
+
+/* Forward sweep, the chain: v_new of chunk ci and the state entering the
+ * next one (none after the last).  b->dS: scratch for the rounded state
+ * ('Emulate'; free until the reverse sweep). */
+static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
+                                  const LA_FN(cbwd_store) *st, const LA_FN(chunk_ws) *ws,
+                                  LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk;
+  const ptrdiff_t nc = (it->s.len + C - 1) / C, c = it->s.len - ci * C < C ? it->s.len - ci * C : C;
+  const real_t *S = st->h + KV * ci;
+  const real_t *Sh = LA_FN(chunk_emu_state)(p, S, b->dS, K * V); /* S, or its rounded copy */
+  LA_FN(chunk_vnew)(K, V, c, Sh, ws, b->vnew);
+  LA_FN(la_emu)(p, b->vnew, V * c);
+  if (ci + 1 < nc) LA_FN(chunk_state_next)(K, V, c, ws, b->vnew, S, st->h + KV * (ci + 1));
+  if (Sh != S) memcpy(st->h + KV * ci, Sh, sizeof(real_t) * (size_t)KV);
+}
+
+/* Reverse sweep, chunk ci's part before the chain: the decays and Aqk
+ * recomputed, the output stage's backward (b->dvn, b->dAqk). */
+static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
+                                const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
+                                LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
+  const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
+  LA_FN(cbwd_use_chunk)(st, ci, ws, b);
+  LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
+                     it->beta + t0, LA_CI_AQK | LA_CI_DECAYS, ws);
+  LA_FN(chunk_emu_intra)(p, c, 0, ws);
+  LA_FN(chunk_araw)(c, ws->M, it->beta + t0, ws);
+  LA_FN(cbwd_output)(p, c, it->dout + V * t0, ws, b);
+  LA_FN(la_emu)(p, b->dvn, V * c);
+}
+
+/* Reverse sweep, the chain: b->dS holds the gradient of the state after
+ * chunk ci on entry and of the state entering it on return. */
+static void LA_FN(cbwd_rev_chain)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
+                                  const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t V = p->V, t0 = ci * p->chunk;
+  const ptrdiff_t c = it->s.len - t0 < p->chunk ? it->s.len - t0 : p->chunk;
+  LA_FN(cbwd_emu_dh)(p, c, ws, b, 0);
+  LA_FN(cbwd_state_chain)(p, c, it->dout + V * t0, ws, b);
+  LA_FN(cbwd_emu_dh)(p, c, ws, b, 1);
+}
+
+/* Reverse sweep, chunk ci's part after the chain: the rest of the state
+ * stage, WY, gated products, decays: dq, dk, dv, dg, dbeta of its steps;
+ * at: NULL, or where its intermediates go. */
+static void LA_FN(cbwd_rev_post)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
+                                 const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
+                                 LA_FN(cbwd_ws) *b, const LA_FN(cbwd_aux_at) *at)
 {
   const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk, GD = la_gate_dim(p);
   const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
   const real_t *qc = it->q + K * t0, *kc = it->k + K * t0, *bc = it->beta + t0;
-
-  LA_FN(cbwd_use_chunk)(st, ci, ws, b);
-  LA_FN(chunk_intra)(p, c, qc, kc, it->v + V * t0, it->g + GD * t0, bc,
-                     LA_CI_AQK | LA_CI_DECAYS, ws);
-  LA_FN(chunk_emu_intra)(p, c, 0, ws);
-  LA_FN(chunk_araw)(c, ws->M, bc, ws);
-  LA_FN(cbwd_output)(p, c, it->dout + V * t0, ws, b);
-  LA_FN(la_emu)(p, b->dvn, V * c);
-  LA_FN(cbwd_emu_dh)(p, c, ws, b, 0);
-  LA_FN(cbwd_state)(p, c, st->h + KV * ci, it->dout + V * t0, ws, b);
-  LA_FN(cbwd_emu_dh)(p, c, ws, b, 1);
+  LA_FN(cbwd_state_local)(p, c, st->h + KV * ci, b);
   LA_FN(la_emu)(p, b->dvn, V * c);
   LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0, it->dbeta + t0, ws, b,
                  at ? at->keep : NULL);
@@ -152,37 +210,72 @@ typedef struct {
   const LA_FN(la_bwd_frame) *f;
   const la_bwd_io *io;
   ptrdiff_t maxnc;             /* most chunks of one sequence */
+  ptrdiff_t ring;              /* pairs per item: LA_BWD_RING when pipelined, else 1 */
   const ptrdiff_t *first;      /* with io->aux: number of each sequence's first chunk */
 } LA_FN(chunk_bwd_ctx);
 
+/* One item.  Each sweep is, per chunk, a part of its own and a part of the
+ * chain that carries the state (forward) or its gradient (reverse; there
+ * the chunk's own work comes before and after the chain).  With a ring of
+ * several pairs these parts are OpenMP tasks ordered by their
+ * dependences: the chain's in chunk order, a chunk's parts in stage order,
+ * a pair reused only when the chunk before on it is done; a thread without
+ * an item of its own (H = 1, the last of H = 3 on two threads) takes them
+ * at the loop's barrier.  With one pair (if (0)) each task runs at once,
+ * in the order written.  Either way every chunk gets the same operations:
+ * the same bits. */
 static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
 {
   const LA_FN(chunk_bwd_ctx) *x = (const LA_FN(chunk_bwd_ctx) *)ctx;
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, x->f, x->io, n, hv);
-  const ptrdiff_t nc = (it.s.len + p->chunk - 1) / p->chunk;
+  const ptrdiff_t nc = (it.s.len + p->chunk - 1) / p->chunk, nr = x->ring;
+  const int defer = nr > 1;
   LA_FN(cbwd_store) st;
-  LA_FN(chunk_ws) ws;
-  LA_FN(cbwd_ws) b;
+  LA_FN(cbwd_ring) ring;
   LA_FN(cbwd_aux_at) at;
+  real_t *keep;
+  char pair[LA_BWD_RING], chain = 0; /* the tasks' dependences */
   ptrdiff_t ci;
 
+  (void)pair; (void)chain;
   memset(&at, 0, sizeof at);
-  LA_FN(chunk_bwd_carve)(p, x->maxnc, buf, &st, &ws, &b);
+  keep = LA_FN(cbwd_carve)(p, x->maxnc, nr, buf, &st, &ring);
   if (x->io->aux) { /* keep: the 2 C x C past the carved workspace */
     at.aux = x->io->aux;
     at.hv = hv;
-    at.keep = buf + LA_FN(chunk_ws_size)(p, 1, x->maxnc);
+    at.keep = keep;
   }
-  if (!LA_FN(cbwd_forward_sweep)(p, &it, &st, &ws, &b, status)) return;
-  LA_FN(la_state_load)(p, it.dht, b.dS);
+  LA_FN(la_state_load)(p, it.h0, st.h);
+  for (ci = 0; ci < nc; ci++) {
+    LA_FN(chunk_ws) *ws = &ring.ws[ci % nr];
+    LA_FN(cbwd_ws) *b = &ring.b[ci % nr];
+#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr])
+    if (!la_stopped(status)) LA_FN(cbwd_fwd_local)(p, &it, ci, &st, ws, b);
+#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) \
+    depend(inout : pair[ci % nr], chain)
+    if (!la_poll(p, status)) LA_FN(cbwd_fwd_chain)(p, &it, ci, &st, ws, b);
+  }
+#pragma omp taskwait
+  if (la_stopped(status)) return;
+  LA_FN(la_state_load)(p, it.dht, ring.b[0].dS);
   for (ci = nc - 1; ci >= 0; ci--) {
-    if (la_poll(p, status)) return;
+    LA_FN(chunk_ws) *ws = &ring.ws[ci % nr];
+    LA_FN(cbwd_ws) *b = &ring.b[ci % nr];
     at.tg = la_off_beta(p, it.s, hv) + ci * p->chunk;
     at.nci = x->first ? x->first[n] + ci : 0;
-    LA_FN(cbwd_chunk)(p, &it, ci, &st, &ws, &b, x->io->aux ? &at : NULL);
+#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr])
+    if (!la_stopped(status)) LA_FN(cbwd_rev_pre)(p, &it, ci, &st, ws, b);
+#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) \
+    depend(inout : pair[ci % nr], chain)
+    if (!la_poll(p, status)) LA_FN(cbwd_rev_chain)(p, &it, ci, ws, b);
+#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b, at) \
+    depend(inout : pair[ci % nr])
+    if (!la_stopped(status)) LA_FN(cbwd_rev_post)(p, &it, ci, &st, ws, b, at.aux ? &at : NULL);
   }
-  LA_FN(la_state_store)(p, b.dS, it.dh0);
+#pragma omp taskwait
+  if (la_stopped(status)) return;
+  LA_FN(la_state_store)(p, ring.b[0].dS, it.dh0);
 }
 
 int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
@@ -201,9 +294,20 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
     const la_seq s = la_seq_of(p, n);
     if ((s.len + p->chunk - 1) / p->chunk > x.maxnc) x.maxnc = (s.len + p->chunk - 1) / p->chunk;
   }
-  ws_elems = LA_FN(chunk_ws_size)(p, 1, x.maxnc);
+  /* pipelined (LA_BWD_RING pairs per item) when some thread would have no
+   * item of its own: fewer items than threads, or a last round short of
+   * them (docs/performance.md: H = 1 1.9 times faster on two threads) */
+  {
+    const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
+    const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0), store = LA_FN(cbwd_store_size)(p, x.maxnc);
+    x.ring = !io->aux && th > 1 && items % th != 0 && !LA_FN(la_small_call)(p) ? LA_BWD_RING : 1;
+    /* a thread's workspace: the store, the ring (and with aux cbwd_wy's keep) */
+    if (pair < 0 || store < 0 || !la_mul(pair, x.ring, &ws_elems) ||
+        !la_add(store, ws_elems, &ws_elems))
+      return LA_ENOMEM;
+  }
   if (io->aux) { /* the chunk numbers of aux.dh, and room for cbwd_wy's keep */
-    if (ws_elems < 0 || !la_mul(2 * p->chunk, p->chunk, &keep) ||
+    if (!la_mul(2 * p->chunk, p->chunk, &keep) ||
         !la_add(ws_elems, keep, &ws_elems) || !la_add(p->N, 1, &nfirst) ||
         !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
       return LA_ENOMEM;

@@ -276,7 +276,7 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
 static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, LA_FN(chunk_fwd_ctx) *x)
 {
   const ptrdiff_t threads = la_max_threads();
-  const ptrdiff_t E = LA_FN(cfwd_slot_size)(p);
+  const ptrdiff_t E = LA_FN(cfwd_slot_size)(p, 0);
   if (E < 1) return 0;
   if (x->items <= LA_FWD_STORE / E) {
     x->ipb = x->items;
@@ -344,7 +344,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     x.io = io;
     x.aux = aux;
     x.first = first;
-    rc = LA_FN(la_for_phases)(p, LA_FN(chunk_ws_size)(p, 0, 0), bytes, x.nib * x.ncb,
+    rc = LA_FN(la_for_phases)(p, LA_FN(chunk_ws_size)(p, 0), bytes, x.nib * x.ncb,
                               LA_FN(chunk_fwd_ntasks), LA_FN(chunk_fwd_task), &x);
   }
   if (x.slots) la_pool_put(x.pooled, 1, x.slots);

@@ -44,14 +44,21 @@ typedef struct {
   LA_CFWD_SLOT(LA_WS_FIELD)
 } LA_FN(cfwd_slot);
 
-/* Elements of one slot (-1 on overflow), and the slot at buf. */
-static ptrdiff_t LA_FN(cfwd_slot_size)(const la_problem *p)
-{
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  ptrdiff_t total;
-  LA_WS_TOTAL(LA_CFWD_SLOT, &total);
-  return total;
-}
+/* static ptrdiff_t NAME(p, nc): the elements of the table LIST for the
+ * sizes of p (nc: chunks, where LIST counts per chunk; else unused), -1 on
+ * overflow. */
+#define LA_WS_SIZE_FN(NAME, LIST)                                      \
+  static ptrdiff_t LA_FN(NAME)(const la_problem *p, ptrdiff_t nc)      \
+  {                                                                    \
+    const ptrdiff_t K = p->K, V = p->V, C = p->chunk;                  \
+    ptrdiff_t total;                                                   \
+    (void)nc;                                                          \
+    LA_WS_TOTAL(LIST, &total);                                         \
+    return total;                                                      \
+  }
+
+/* Elements of one slot, and the slot at buf. */
+LA_WS_SIZE_FN(cfwd_slot_size, LA_CFWD_SLOT)
 
 static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
 {
@@ -71,7 +78,8 @@ static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
   W_(dKC, K, C, 1) W_(dKG, K, C, 1)                                                  \
   W_(dQr, K, C, 1) W_(dKr, K, C, 1) W_(dKc, K, C, 1) W_(tmp, K, C, 1) W_(dG, K, C, 1)   \
   W_(dGp, K, C, 1) W_(dGc, K, C, 1) W_(rowt, K, C, 1) W_(bsum, K, C, 1) W_(pass, K, C, 1) \
-  W_(dgam, K, 1, 1) W_(e, K, 1, 1) W_(dSr, K, V, 1) /* dSr: 'Emulate' (la_chunk_bwd) */
+  W_(dgam, K, 1, 1) W_(e, K, 1, 1) W_(dSr, K, V, 1) /* dSr: 'Emulate' (la_chunk_bwd) */ \
+  W_(dSc, K, V, 1)  /* dS' of the chunk (cbwd_state_chain) */
 
 typedef struct {
   LA_CBWD_WS(LA_WS_FIELD)
@@ -89,31 +97,12 @@ typedef struct {
   LA_CBWD_STORE(LA_WS_FIELD)
 } LA_FN(cbwd_store);
 
-/* Elements per thread of each path (-1 on overflow); nc: most chunks of a
- * sequence. */
-#define LA_CHUNK_BWD_ALL(W_) LA_CBWD_STORE(W_) LA_CHUNK_WS(W_) LA_CBWD_WS(W_)
+/* The chunk workspace and gradient buffers of one chunk of the backward
+ * (one pair of its ring, la_chunk_bwd.tmpl.h). */
+#define LA_CBWD_PAIR(W_) LA_CHUNK_WS(W_) LA_CBWD_WS(W_)
 
-static ptrdiff_t LA_FN(chunk_ws_size)(const la_problem *p, int backward, ptrdiff_t nc)
-{
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  ptrdiff_t total;
-  if (backward) LA_WS_TOTAL(LA_CHUNK_BWD_ALL, &total);
-  else LA_WS_TOTAL(LA_CHUNK_WS, &total);
-  return total;
-}
-
-static void LA_FN(chunk_bwd_carve)(const la_problem *p, ptrdiff_t nc, real_t *buf,
-                                   LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
-{
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  {
-    LA_FN(cbwd_store) *w = st;
-    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
-  }
-  LA_FN(chunk_ws_carve)(p, &buf, ws);
-  {
-    LA_FN(cbwd_ws) *w = b;
-    LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
-    w->dW = w->dQG + K * C;
-  }
-}
+/* Elements of the chunked forward's per-thread workspace, of one pair of
+ * the backward's ring and of its store of nc chunks. */
+LA_WS_SIZE_FN(chunk_ws_size, LA_CHUNK_WS)
+LA_WS_SIZE_FN(cbwd_pair_size, LA_CBWD_PAIR)
+LA_WS_SIZE_FN(cbwd_store_size, LA_CBWD_STORE)

@@ -17,8 +17,9 @@ static inline void LA_FN(chunk_output_cols)(const la_problem *p, ptrdiff_t vw, p
 }
 
 /* Backward, the intra-chunk part: b->dvn = Aqk^T dO (stored dO Aqk; the
- * state's part is added by cbwd_state) and b->dAqk = tril(dO v_new^T).  The
- * inter-chunk part (through S and QG) is in cbwd_state. */
+ * state's part is added by cbwd_state_chain) and b->dAqk = tril(dO v_new^T).
+ * The inter-chunk part (through S and QG) is in cbwd_state_chain and
+ * cbwd_state_local (la_stage_state). */
 static void LA_FN(cbwd_output)(const la_problem *p, ptrdiff_t c, const real_t *dO,
                                const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {

@@ -47,34 +47,31 @@ static inline void LA_FN(chunk_state_next)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c
 }
 
 /* Backward of the chunk's state passing and of the state's part of the
- * output.  On entry b->dS = dS' (the gradient of the state after the
- * chunk), b->dvn = Aqk^T dO (la_stage_output); on return b->dvn is the
- * whole dv_new, b->dQG / b->dW the gradients of QG and w, b->dKC of KC,
- * b->dgam of gamma, and b->dS the gradient of the state entering the chunk.
- * dO: the chunk's output gradient (V x c). */
-static void LA_FN(cbwd_state)(const la_problem *p, ptrdiff_t c, const real_t *S,
-                              const real_t *dO, const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+ * output, in two parts so that the reverse sweep can run the chunks' own
+ * work beside the chain of dS (la_chunk_bwd).  On entry b->dS = dS' (the
+ * gradient of the state after the chunk), b->dvn = Aqk^T dO
+ * (la_stage_output).  cbwd_state_chain, the part that carries dS: b->dvn
+ * becomes the whole dv_new, b->Z = [scale dO, -dv_new], b->dSc a copy of
+ * dS', and b->dS the gradient of the state entering the chunk.
+ * cbwd_state_local, the chunk's own part (any time after): b->dQG / b->dW
+ * the gradients of QG and w, b->dKC of KC, b->dgam of gamma.  Each entry
+ * gets the same operations as in one function.  dO: the chunk's output
+ * gradient (V x c). */
+static void LA_FN(cbwd_state_chain)(const la_problem *p, ptrdiff_t c, const real_t *dO,
+                                    const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = p->K, V = p->V;
   const real_t scale = (real_t)p->scale, *gam = ws->eG + K * (c - 1);
   real_t *dS = b->dS;
   ptrdiff_t i, j, x;
 
+  memcpy(b->dSc, dS, sizeof(real_t) * (size_t)(K * V));
   /* dv_new += KC dS'   (stored: dS'^T KC) */
   LA_GEMM('T', 'N', V, c, K, 1, dS, K, ws->KC, K, 1, b->dvn, V);
-  /* dQG = scale dO S^T and dw = -dv_new S^T share S: with Z = [scale dO,
-   * -dv_new] (stored V x 2c), [dQG, dw] = S Z is one GEMM */
   for (i = 0; i < V * c; i++) {
     b->Z[i] = scale * dO[i];
     b->Z[V * c + i] = -b->dvn[i];
   }
-  b->dW = b->dQG + K * c;
-  LA_GEMM('N', 'N', K, 2 * c, V, 1, S, K, b->Z, V, 0, b->dQG, K);
-  /* dKC = v_new dS'^T,  dgamma = rowsum(dS' .* S) */
-  LA_GEMM('N', 'N', K, c, V, 1, dS, K, b->vnew, V, 0, b->dKC, K);
-  for (x = 0; x < K; x++) b->dgam[x] = 0;
-  for (j = 0; j < V; j++)
-    for (x = 0; x < K; x++) b->dgam[x] += dS[x + K * j] * S[x + K * j];
   /* the state gradient for the previous chunk:
    * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new = Diag(gamma) dS' + [QG, w] Z^T */
   for (j = 0; j < V; j++)
@@ -82,4 +79,23 @@ static void LA_FN(cbwd_state)(const la_problem *p, ptrdiff_t c, const real_t *S,
   memcpy(b->QGw, ws->QG, sizeof(real_t) * (size_t)(K * c));
   memcpy(b->QGw + K * c, ws->w, sizeof(real_t) * (size_t)(K * c));
   LA_GEMM('N', 'T', K, V, 2 * c, 1, b->QGw, K, b->Z, V, 1, dS, K);
+}
+
+/* S: the state entering the chunk (stored by the forward sweep). */
+static void LA_FN(cbwd_state_local)(const la_problem *p, ptrdiff_t c, const real_t *S,
+                                    LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, V = p->V;
+  const real_t *dS = b->dSc;
+  ptrdiff_t j, x;
+
+  /* dQG = scale dO S^T and dw = -dv_new S^T share S: [dQG, dw] = S Z is
+   * one GEMM */
+  b->dW = b->dQG + K * c;
+  LA_GEMM('N', 'N', K, 2 * c, V, 1, S, K, b->Z, V, 0, b->dQG, K);
+  /* dKC = v_new dS'^T,  dgamma = rowsum(dS' .* S) */
+  LA_GEMM('N', 'N', K, c, V, 1, dS, K, b->vnew, V, 0, b->dKC, K);
+  for (x = 0; x < K; x++) b->dgam[x] = 0;
+  for (j = 0; j < V; j++)
+    for (x = 0; x < K; x++) b->dgam[x] += dS[x + K * j] * S[x + K * j];
 }

@@ -35,6 +35,10 @@
  *            on its CPU and each worker seen in a region pinned to a CPU of
  *            its own for the next region, every mask back after; LA_NO_SPREAD turns it off; a
  *            parallel call gives the same bits with and without it
+ *   pipe     the chunked backward's pipelining (H = 1, HV = 3 on two threads:
+ *            OpenMP tasks over a ring of workspaces) gives the one-thread
+ *            gradients bit for bit (double, single, bf16), and stops cleanly
+ *            when interrupted
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
  *
@@ -1645,6 +1649,60 @@ static void test_spread(void)
 static void test_spread(void) { report(1, "spread  not built (not Linux with OpenMP)"); }
 #endif
 
+/* ---- the chunked backward's pipelining (la_chunk_bwd.tmpl.h) ---------------------
+ * With fewer items than threads (H = 1), or a last round short of them (HV = 3
+ * on two threads), the backward runs each item's chunks as OpenMP tasks over
+ * a ring of workspaces.  Its gradients must be those of the one-thread run
+ * (one workspace, the chunks in order) bit for bit, in double, single and
+ * emulated bf16; and an interrupt must stop it cleanly. */
+
+#ifdef _OPENMP
+static void pipe_case(const tcfg *c)
+{
+  tprob P;
+  int dbl, emu, k, team = omp_get_max_threads() > 2 ? omp_get_max_threads() : 2;
+  make_problem(c, &P);
+  for (emu = 0; emu < 2; emu++)
+    for (dbl = emu ? 0 : 1; dbl >= 0; dbl--) {
+      la_problem p = P.p;
+      tgrad G[2];
+      int rc[2], same = 1, i;
+      p.emulate = emu ? LA_EMULATE_BF16 : LA_EMULATE_NONE;
+      for (k = 0; k < 2; k++) {
+        omp_set_num_threads(k ? 1 : team);
+        rc[k] = core_bwd(&p, &P, &P.in, dbl, 1, 3, &G[k]);
+      }
+      omp_set_num_threads(team);
+      for (i = 0; i < NGRAD; i++)
+        same = same && (!grad_exists(&P, i) ||
+                        same_bits(grad_at(&G[0], i), grad_at(&G[1], i), grad_len(&P, i)));
+      report(rc[0] == LA_OK && rc[1] == LA_OK && same,
+             "pipe  %-28s chunk_bwd_%s%s on %d threads (tasks) = on 1 thread, bit for bit", c->name,
+             cls(dbl), emu ? " bf16" : "", team);
+      free_grad(&G[0]);
+      free_grad(&G[1]);
+    }
+  omp_set_num_threads(team);
+  for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, &P, 1, 1, dbl);
+  free_problem(&P);
+}
+
+static void test_pipe(void)
+{
+  /* each above la_small_call's 2^18 state-steps: they run on every thread */
+  static const tcfg one = {"pipe kda H=1", 1, 32, 30, 700, 1, 1, 1, .l2 = 1, .gik = 1, .dtb = 1,
+                           .h0 = 1};
+  static const tcfg three = {"pipe gdn HV=3 varlen", 0, 24, 20, 600, 1, 3, 1, .ncu = 3,
+                             .cu = {0, 250, 600}, .h0 = 1, .gate = GATE_MIXED};
+  const int saved = omp_get_max_threads();
+  pipe_case(&one);
+  pipe_case(&three);
+  omp_set_num_threads(saved);
+}
+#else
+static void test_pipe(void) { report(1, "pipe  not built (no OpenMP)"); }
+#endif
+
 /* ---- the configurations ---------------------------------------------------------- */
 
 #define CU(...) .cu = {__VA_ARGS__}
@@ -1929,6 +1987,7 @@ int main(int argc, char **argv)
   test_sizes();
   test_pool();
   test_spread();
+  test_pipe();
   la_release(); /* nothing left for the leak checker */
 
   printf("%d passed, %d failed\n", n_pass, n_fail);
