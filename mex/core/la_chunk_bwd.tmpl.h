@@ -238,7 +238,7 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
   char pair[LA_BWD_RING], chain = 0; /* the tasks' dependences */
   ptrdiff_t ci;
 
-  (void)pair; (void)chain;
+  (void)pair; (void)chain; (void)defer; /* without OpenMP tasks */
   memset(&at, 0, sizeof at);
   keep = LA_FN(cbwd_carve)(p, x->maxnc, nr, buf, &st, &ring);
   if (x->io->aux) { /* keep: the 2 C x C past the carved workspace */
@@ -250,13 +250,13 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
   for (ci = 0; ci < nc; ci++) {
     LA_FN(chunk_ws) *ws = &ring.ws[ci % nr];
     LA_FN(cbwd_ws) *b = &ring.b[ci % nr];
-#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr])
+    LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr]))
     if (!la_stopped(status)) LA_FN(cbwd_fwd_local)(p, &it, ci, &st, ws, b);
-#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) \
-    depend(inout : pair[ci % nr], chain)
+    LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b)
+               depend(inout : pair[ci % nr], chain))
     if (!la_poll(p, status)) LA_FN(cbwd_fwd_chain)(p, &it, ci, &st, ws, b);
   }
-#pragma omp taskwait
+  LA_OMP(taskwait)
   if (la_stopped(status)) return;
   LA_FN(la_state_load)(p, it.dht, ring.b[0].dS);
   for (ci = nc - 1; ci >= 0; ci--) {
@@ -264,16 +264,16 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
     LA_FN(cbwd_ws) *b = &ring.b[ci % nr];
     at.tg = la_off_beta(p, it.s, hv) + ci * p->chunk;
     at.nci = x->first ? x->first[n] + ci : 0;
-#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr])
+    LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr]))
     if (!la_stopped(status)) LA_FN(cbwd_rev_pre)(p, &it, ci, &st, ws, b);
-#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b) \
-    depend(inout : pair[ci % nr], chain)
+    LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b)
+               depend(inout : pair[ci % nr], chain))
     if (!la_poll(p, status)) LA_FN(cbwd_rev_chain)(p, &it, ci, ws, b);
-#pragma omp task if (defer) default(shared) firstprivate(ci, ws, b, at) \
-    depend(inout : pair[ci % nr])
+    LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b, at)
+               depend(inout : pair[ci % nr]))
     if (!la_stopped(status)) LA_FN(cbwd_rev_post)(p, &it, ci, &st, ws, b, at.aux ? &at : NULL);
   }
-#pragma omp taskwait
+  LA_OMP(taskwait)
   if (la_stopped(status)) return;
   LA_FN(la_state_store)(p, ring.b[0].dS, it.dh0);
 }
@@ -300,7 +300,9 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   {
     const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
     const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0), store = LA_FN(cbwd_store_size)(p, x.maxnc);
-    x.ring = !io->aux && th > 1 && items % th != 0 && !LA_FN(la_small_call)(p) ? LA_BWD_RING : 1;
+    x.ring = LA_OMP_TASKS && !io->aux && th > 1 && items % th != 0 && !LA_FN(la_small_call)(p)
+                 ? LA_BWD_RING
+                 : 1;
     /* a thread's workspace: the store, the ring (and with aux cbwd_wy's keep) */
     if (pair < 0 || store < 0 || !la_mul(pair, x.ring, &ws_elems) ||
         !la_add(store, ws_elems, &ws_elems))

@@ -24,6 +24,19 @@ float expf(float);
 double exp(double);
 #endif
 
+/* LA_OMP(directive): "#pragma omp directive" where OpenMP has task
+ * dependences (4.0, _OPENMP 201307, GCC 4.9, clang 3.9), else nothing:
+ * the chunked backward's tasks (la_chunk_bwd.tmpl.h) then run in order on
+ * their thread, which LA_OMP_TASKS 0 tells it. */
+#if defined(_OPENMP) && _OPENMP >= 201307
+#define LA_OMP_TASKS 1
+#define LA_PRAGMA_STR(...) #__VA_ARGS__
+#define LA_OMP(...) _Pragma(LA_PRAGMA_STR(omp __VA_ARGS__))
+#else
+#define LA_OMP_TASKS 0
+#define LA_OMP(...)
+#endif
+
 /* malloc for count elements of size bytes; NULL when count < 1 (callers do
  * not allocate for empty sizes), when count * size overflows, or when malloc
  * fails. */
