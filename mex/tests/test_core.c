@@ -1594,10 +1594,10 @@ static void test_spread_api(void)
   for (i = 1; i < n; i++) ok = ok && sched_getaffinity(tid[i], sizeof before[i], &before[i]) == 0;
   unsetenv("LA_NO_SPREAD");
   sp = la_spread_begin(n);
-  if (!sp) {
-    report(n < 2 || omp_get_proc_bind() != omp_proc_bind_false,
-           "spread  la_spread_begin declined (%d threads, proc_bind %d): not tested", n,
-           (int)omp_get_proc_bind());
+  if (!sp) { /* declined, as it must with one thread, OMP_PROC_BIND or too few CPUs */
+    report(n < 2 || omp_get_proc_bind() != omp_proc_bind_false || CPU_COUNT(&before[0]) < n,
+           "spread  la_spread_begin declined (%d threads, proc_bind %d, %d CPUs allowed): "
+           "not tested", n, (int)omp_get_proc_bind(), CPU_COUNT(&before[0]));
     return;
   }
   /* the caller is held on one CPU now, each worker on another of its own */
