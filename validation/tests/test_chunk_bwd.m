@@ -580,3 +580,41 @@
 %!     assert (la_ratio (X1{i}, X2{i}) <= 1e-10 && la_ratio (X1{i}, X3{i}) <= 1e-10);
 %!   end
 %! end
+
+% ---- the backward's tasks (docs/chunk_backward.md, section 1) ---------------
+% A call with fewer (sequence, head) items than threads runs each chunk's own
+% parts as OpenMP tasks on every thread; a call with as many items as threads
+% runs one item per thread, no tasks.  Both are large enough (T K V above 2^18)
+% to run in parallel.  One head alone must give, bit for bit, what the same
+% head gives beside a copy of itself.  (On one thread both run without tasks
+% and the test still holds.)
+
+%!test
+%! randn ('seed', 15); rand ('seed', 15);
+%! K = 32; V = 30; T = 700;
+%! for op = {'kda', 'gdn'}
+%!   for cls = {'single', 'double'}
+%!     [q, k, v, g, beta] = rand_qkvgb (op{1}, K, V, T, 1, 1, 1, 0.5);
+%!     [dout, dS] = mkd_ (K, V, T, 1, 1, 1);
+%!     h0 = 0.5 * randn (K, V, 1, 1);
+%!     cv = @(x) cast (x, cls{1});
+%!     gd = 3 - strcmp (op{1}, 'gdn');     % the head dimension of g (GDN: T x HV x B)
+%!     two = @(x, d) cat (d, x, x);        % the same head twice, along dimension d
+%!     one = cell (1, 6);
+%!     both = cell (1, 6);
+%!     f = str2func ([op{1} '_chunk_bwd']);
+%!     [one{:}] = f (cv (q), cv (k), cv (v), cv (g), cv (beta), cv (dout), dS, ...
+%!                   'InitialState', h0);
+%!     [both{:}] = f (cv (two (q, 3)), cv (two (k, 3)), cv (two (v, 3)), cv (two (g, gd)), ...
+%!                    cv (two (beta, 2)), cv (two (dout, 3)), two (dS, 3), ...
+%!                    'InitialState', two (h0, 3));
+%!     names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dS0'};
+%!     dims = [3 3 3 gd 2 3];
+%!     for i = 1:6
+%!       idx = repmat ({':'}, 1, ndims (both{i}));
+%!       idx{dims(i)} = 1;                 % head 1
+%!       assert (isequal (one{i}, both{i}(idx{:})), '%s %s: %s of the one-head call differs', ...
+%!               op{1}, cls{1}, names{i});
+%!     end
+%!   end
+%! end
