@@ -8,9 +8,16 @@
 #                  (Haswell) kernels, and the time the GEMMs take inside
 #                  the chunked rows (bench_core_blas: the core built with
 #                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called
+#   make bench-goals  only the rows of the goals, ROUNDS rounds (default 5)
+#                  with both kernel sets: each goal's median over the
+#                  rounds, its range and the rounds met
+#                  (validation/run_bench_goals.m); writes
+#                  validation/results/bench_goals.md
 # The peer (validation/bench/peer_torch.py) needs Debian's python3-torch; it
 # is measured when installed (`make bench-deps`), never needed by make test.
-.PHONY: bench bench-c bench-deps
+.PHONY: bench bench-c bench-goals bench-deps
+
+ROUNDS ?= 5
 
 BENCH_CORE := $(BUILD)/bench_core
 BENCH_CORE_BLAS := $(BUILD)/bench_core_blas
@@ -33,3 +40,6 @@ bench-deps:
 
 bench: build $(BENCH_CORE) $(BENCH_CORE_BLAS)
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench ('Core', '$(abspath $(BENCH_CORE))', 'CoreBlas', '$(abspath $(BENCH_CORE_BLAS))');"
+
+bench-goals: build $(BENCH_CORE)
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'Rounds', $(ROUNDS));"

@@ -20,8 +20,10 @@
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
  *
- * Usage: bench_core [reps] [gemm n] [decode | idle]   (defaults 9, 1024;
- * decode, idle: only the decode rows, only the calls after idle)
+ * Usage: bench_core [reps] [gemm n] [decode | idle | goals]   (defaults 9,
+ * 1024; decode, idle, goals: only the decode rows, only the calls after
+ * idle, only the rows of the goals -- validation/bench/bench_goals_rounds.m
+ * runs that mode several times)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
  * of docs/flops.md (57), (58), (55).
@@ -44,6 +46,7 @@ typedef struct {
   int dbl, bwd, kda;
   ptrdiff_t T, H, K, V, C;
   int hot;            /* 1: the row starts right after the gemm (no settle) */
+  int goal;           /* 1: a row of a goal (bench_goals.m): the "goals" mode */
 } row_spec;
 
 typedef struct {
@@ -443,32 +446,41 @@ static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, in
 
 int main(int argc, char **argv)
 {
-  /* what, dbl, bwd, kda, T, H, K, V, C, hot */
+  /* what, dbl, bwd, kda, T, H, K, V, C, hot, goal */
   static const row_spec rows[] = {
-    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0}, {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0},
-    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0}, {"chunk", 0, 1, 1, 2048, 4, 128, 128, 32, 0},
-    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0}, {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 1},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0, 0},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 1},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 32, 0, 0},
+    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 1},
+    {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64, 0, 0},
     /* the backward's tasks (fewer items than threads, a short last round) */
-    {"chunk", 0, 1, 1, 2048, 1, 128, 128, 64, 0}, {"chunk", 0, 1, 1, 2048, 3, 128, 128, 64, 0},
-    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0},   {"chunk", 0, 0, 1, 2048, 4, 32, 32, 64, 0},
-    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0}, {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0},
-    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0}, {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0},
-    {"rec", 0, 0, 1, 2048, 4, 128, 128, 64, 0},   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 1},
-    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 1},
+    {"chunk", 0, 1, 1, 2048, 1, 128, 128, 64, 0, 0},
+    {"chunk", 0, 1, 1, 2048, 3, 128, 128, 64, 0, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0, 1},
+    {"chunk", 0, 0, 1, 2048, 4, 32, 32, 64, 0, 0},
+    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 1},
+    {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0, 1},
+    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0, 0},
+    {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0, 0},
+    {"rec", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 1, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 1, 0},
   };
-  static const row_spec idle[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0},
-                                   {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0},
-                                   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0}};
-  static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0},
-                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0}};
+  static const row_spec idle[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0},
+                                   {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 0},
+                                   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0}};
+  static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0, 0},
+                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
   const int only_decode = argc > 3 && strcmp(argv[3], "decode") == 0;
   const int only_idle = argc > 3 && strcmp(argv[3], "idle") == 0;
+  const int only_goals = argc > 3 && strcmp(argv[3], "goals") == 0;
   gemm_ref g;
   size_t i;
   if (reps < 1 || reps > 256 || n < 64) {
-    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] [decode | idle]\n");
+    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] [decode | idle | goals]\n");
     return 2;
   }
   gemm_init(&g, n);
@@ -478,9 +490,12 @@ int main(int argc, char **argv)
 #endif
   print_header(reps, n);
   for (i = 0; i < sizeof rows / sizeof rows[0] && !only_decode && !only_idle; i++) {
-    const row_time t = time_row(&rows[i], &g, reps);
+    row_time t;
+    if (only_goals && !rows[i].goal) continue;
+    t = time_row(&rows[i], &g, reps);
     print_row(&rows[i], &t);
   }
+  if (only_goals) return 0;
   if (!only_idle) {
     printf("\nDecode (T = 1, state in and out), microseconds per call: median (min, max) of %d "
            "reps of 200 calls; arithmetic = a T = 1024 call / 1024 on 1 thread (a T = 1 call runs "

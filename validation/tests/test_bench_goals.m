@@ -67,3 +67,37 @@
 %! assert (all (isnan ([g.value])));
 %! assert (~any ([g.met]));
 %! assert (~isempty (strfind (md, 'not measured')));
+
+%!test
+%! % bench_goals_rounds: three rounds of both kernel sets; each round's ratio,
+%! % the median over rounds and the rounds met per goal
+%! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
+%! texts = {core_table([0.60 0.50 0.40 0.45 0.50 0.40]), core_table([0.70 0.66 0.61 0.59 0.65 0.40]); ...
+%!          core_table([0.70 0.50 0.55 0.45 0.50 0.40]), core_table([0.76 0.66 0.50 0.59 0.65 0.56]); ...
+%!          core_table([0.66 0.50 0.40 0.45 0.50 0.40]), core_table([0.80 0.66 0.61 0.62 0.65 0.60])};
+%! [md, G] = bench_goals_rounds (texts);
+%! at = @(goal, kern) G(strcmp ({G.goal}, goal) & strncmp ({G.kernels}, kern, 4));
+%! a = at ('forward, H = 4, K = V = 128', 'AVX2');
+%! assert (a.values, [0.70 0.76 0.80]);
+%! assert (a.median, 0.76);
+%! assert ([a.lo a.hi], [0.70 0.80]);
+%! assert (a.met, 2);                            % 0.76 and 0.80 >= 0.75
+%! m = at ('forward, H = 4, K = V = 128', 'mach');
+%! assert (m.values, [0.60 0.70 0.66]);
+%! assert (m.met, 2);                            % target 0.65
+%! h = at ('forward, H = 1, K = V = 128', 'AVX2');
+%! assert (h.values, [0.61 0.50 0.61]);
+%! assert (h.met, 2);
+%! d = at ('double forward + backward (vs dgemm)', 'AVX2');
+%! assert (d.met, 2);                            % 0.56, 0.60 >= 0.55; 0.40 not
+%! assert (~isempty (strfind (md, '| forward, H = 4, K = V = 128 | AVX2 (OPENBLAS_CORETYPE=Haswell) | >= 0.75 | 0.70, 0.76, 0.80 | 0.76 (0.70-0.80) | 2 of 3 |')));
+
+%!test
+%! % a round without a row: NaN in that round, left out of the median
+%! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
+%! t = core_table ([0.70 0.66 0.61 0.59 0.65 0.40]);
+%! [~, G] = bench_goals_rounds ({t, ''; t, t});
+%! a = G(strcmp ({G.goal}, 'forward, H = 4, K = V = 128') & strncmp ({G.kernels}, 'AVX2', 4));
+%! assert (isnan (a.values(1)));
+%! assert (a.median, 0.70);
+%! assert (a.met, 0);
