@@ -55,6 +55,7 @@ function rows = run_bench (varargin)
   end
   core = '';
   core2 = '';
+  core3 = '';
   if (~isempty (opt.Core))   % the machine's BLAS kernels, then OpenBLAS's AVX2 ones
     [st, core] = system (sprintf ('%s %d', opt.Core, reps));
     fprintf ('%s', core);
@@ -64,8 +65,6 @@ function rows = run_bench (varargin)
   if (~isempty (opt.CoreBlas))  % the GEMMs' share, with the AVX2 kernels of the goals
     [st, core3] = system (sprintf ('OPENBLAS_CORETYPE=Haswell %s %d', opt.CoreBlas, reps));
     fprintf ('%s', core3);
-  else
-    core3 = '';
   end
   dec = bench_decode (reps, core);                  % where a decode call's time goes
   fprintf ('%s', dec(1).md);

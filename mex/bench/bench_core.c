@@ -20,9 +20,9 @@
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
  *
- * Usage: bench_core [reps] [gemm n] [decode | idle | goals]   (defaults 9,
- * 1024; decode, idle, goals: only the decode rows, only the calls after
- * idle, only the rows of the goals -- validation/bench/bench_goals_rounds.m
+ * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals]   (defaults
+ * 9, 1024, all; decode, idle, goals: only the decode rows, only the calls
+ * after idle, only the rows of the goals -- validation/run_bench_goals.m
  * runs that mode several times)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
@@ -474,13 +474,14 @@ int main(int argc, char **argv)
                                      {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
-  const int only_decode = argc > 3 && strcmp(argv[3], "decode") == 0;
-  const int only_idle = argc > 3 && strcmp(argv[3], "idle") == 0;
-  const int only_goals = argc > 3 && strcmp(argv[3], "goals") == 0;
+  const char *mode = argc > 3 ? argv[3] : "all";
+  const int all = strcmp(mode, "all") == 0, goals = strcmp(mode, "goals") == 0;
+  const int dec = strcmp(mode, "decode") == 0, idl = strcmp(mode, "idle") == 0;
   gemm_ref g;
   size_t i;
-  if (reps < 1 || reps > 256 || n < 64) {
-    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] [decode | idle | goals]\n");
+  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl)) {
+    fprintf(stderr,
+            "usage: bench_core [reps 1..256] [gemm n >= 64] [all | decode | idle | goals]\n");
     return 2;
   }
   gemm_init(&g, n);
@@ -489,14 +490,13 @@ int main(int argc, char **argv)
   return 0;
 #endif
   print_header(reps, n);
-  for (i = 0; i < sizeof rows / sizeof rows[0] && !only_decode && !only_idle; i++) {
+  for (i = 0; i < sizeof rows / sizeof rows[0] && (all || goals); i++) {
     row_time t;
-    if (only_goals && !rows[i].goal) continue;
+    if (goals && !rows[i].goal) continue;
     t = time_row(&rows[i], &g, reps);
     print_row(&rows[i], &t);
   }
-  if (only_goals) return 0;
-  if (!only_idle) {
+  if (all || dec) {
     printf("\nDecode (T = 1, state in and out), microseconds per call: median (min, max) of %d "
            "reps of 200 calls; arithmetic = a T = 1024 call / 1024 on 1 thread (a T = 1 call runs "
            "on the calling thread); overhead = call - arithmetic; last column: the same "
@@ -504,14 +504,15 @@ int main(int argc, char **argv)
     printf("| decode | class | H | K=V | core call us | arithmetic us (1 thread) | overhead us "
            "| arithmetic us (%d threads) |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
            max_threads());
+    for (i = 0; i < sizeof decode / sizeof decode[0]; i++) time_decode(&decode[i], reps);
   }
-  for (i = 0; i < sizeof decode / sizeof decode[0] && !only_idle; i++) time_decode(&decode[i], reps);
-  if (only_decode) return 0;
-  printf("\nCalls after idle (docs/performance.md): seconds, median (min, max) of %d reps, each "
-         "after a pause of %.2f s with nothing in between, alternating with and without "
-         "worker placement (LA_NO_SPREAD); last column: back to back.\n\n"
-         "| row | class | mode | H | K=V | after idle, placed | after idle, not placed "
-         "| back to back |\n|---|---|---|---:|---:|---:|---:|---:|\n", reps, LA_BENCH_SETTLE);
-  for (i = 0; i < sizeof idle / sizeof idle[0]; i++) time_idle(&idle[i], reps);
+  if (all || idl) {
+    printf("\nCalls after idle (docs/performance.md): seconds, median (min, max) of %d reps, each "
+           "after a pause of %.2f s with nothing in between, alternating with and without "
+           "worker placement (LA_NO_SPREAD); last column: back to back.\n\n"
+           "| row | class | mode | H | K=V | after idle, placed | after idle, not placed "
+           "| back to back |\n|---|---|---|---:|---:|---:|---:|---:|\n", reps, LA_BENCH_SETTLE);
+    for (i = 0; i < sizeof idle / sizeof idle[0]; i++) time_idle(&idle[i], reps);
+  }
   return 0;
 }

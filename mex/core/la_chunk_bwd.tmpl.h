@@ -92,9 +92,9 @@ static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(
 }
 
 /* The ring of chunk workspaces of one item (la_chunk_bwd's pipelining):
- * n pairs (ws, b) of which chunk ci uses pair ci % n; every b->dS (and
- * b->dSr) is the first pair's, the one gradient of the state that the
- * chain carries.  n = 1: one pair, the chunks one after the other. */
+ * n pairs (ws, b) of which chunk ci uses pair ci % n; all of them point
+ * at the item's one chain buffers b->dS, b->dSr (LA_CBWD_CHAIN).  n = 1:
+ * one pair, the chunks one after the other. */
 #define LA_BWD_RING 3
 
 typedef struct {
@@ -103,24 +103,27 @@ typedef struct {
   ptrdiff_t n;
 } LA_FN(cbwd_ring);
 
-/* The store of nc chunks and the ring's n pairs out of buf; buf after them. */
+/* The store of nc chunks, the chain's buffers and the ring's n pairs out
+ * of buf; buf after them. */
 static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
                                  LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
 {
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  LA_FN(cbwd_ws) chain, *w = &chain;
   ptrdiff_t r;
   {
     LA_FN(cbwd_store) *w = st;
     LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
   }
+  LA_WS_CARVE_ALL(LA_CBWD_CHAIN, buf);
   ring->n = n;
   for (r = 0; r < n; r++) {
-    LA_FN(cbwd_ws) *w = &ring->b[r];
+    w = &ring->b[r];
     LA_FN(chunk_ws_carve)(p, &buf, &ring->ws[r]);
     LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
     w->dW = w->dQG + K * C;
-    w->dS = ring->b[0].dS;
-    w->dSr = ring->b[0].dSr;
+    w->dS = chain.dS;
+    w->dSr = chain.dSr;
   }
   return buf;
 }
@@ -300,12 +303,14 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   {
     const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
     const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0), store = LA_FN(cbwd_store_size)(p, x.maxnc);
+    const ptrdiff_t chain = LA_FN(cbwd_chain_size)(p, 0);
     x.ring = LA_OMP_TASKS && !io->aux && th > 1 && items % th != 0 && !LA_FN(la_small_call)(p)
                  ? LA_BWD_RING
                  : 1;
-    /* a thread's workspace: the store, the ring (and with aux cbwd_wy's keep) */
-    if (pair < 0 || store < 0 || !la_mul(pair, x.ring, &ws_elems) ||
-        !la_add(store, ws_elems, &ws_elems))
+    /* a thread's workspace: the store, the chain, the ring (and with aux
+     * cbwd_wy's keep) */
+    if (pair < 0 || store < 0 || chain < 0 || !la_mul(pair, x.ring, &ws_elems) ||
+        !la_add(store, ws_elems, &ws_elems) || !la_add(chain, ws_elems, &ws_elems))
       return LA_ENOMEM;
   }
   if (io->aux) { /* the chunk numbers of aux.dh, and room for cbwd_wy's keep */

@@ -8,6 +8,10 @@
 /* Rows of the sub-blocks of the gated products (la_stage_gated). */
 #define LA_SUB 16
 
+/* Entries of a strip of the triangular solves, held in registers
+ * (la_stage_wy). */
+#define LA_STRIP 16
+
 #define LA_CHUNK_WS(W_)                                                          \
   W_(a, K, C, 1) W_(eG, K, C, 1) W_(eGc, K, C, 1)   /* decays (la_stage_decay)   */ \
   W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)   /* gated q, k               */ \
@@ -52,7 +56,7 @@ typedef struct {
   {                                                                    \
     const ptrdiff_t K = p->K, V = p->V, C = p->chunk;                  \
     ptrdiff_t total;                                                   \
-    (void)nc;                                                          \
+    (void)K, (void)V, (void)C, (void)nc; /* not every table uses all */ \
     LA_WS_TOTAL(LIST, &total);                                         \
     return total;                                                      \
   }
@@ -68,20 +72,26 @@ static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
   return slot;
 }
 
-/* The chunked backward: gradient buffers of one chunk.  dQG holds dQG then
- * dw (dW = dQG + K c); Z = [scale dO, -dv_new], QGw = [QG, w]. */
+/* The chunked backward: the buffers of the chain, one per item -- the
+ * gradient dS of the state that the reverse sweep carries from chunk to
+ * chunk, and dSr ('Emulate': dS before rounding, la_chunk_bwd) -- and the
+ * gradient buffers of one chunk.  dQG holds dQG then dw (dW = dQG + K c);
+ * Z = [scale dO, -dv_new], QGw = [QG, w]. */
+#define LA_CBWD_CHAIN(W_) W_(dS, K, V, 1) W_(dSr, K, V, 1)
+
 #define LA_CBWD_WS(W_)                                                              \
-  W_(dS, K, V, 1) W_(vnew, V, C, 1) W_(dvn, V, C, 1)                                  \
+  W_(vnew, V, C, 1) W_(dvn, V, C, 1)                                                  \
   W_(dAqk, C, C, 1) W_(Y, C, C, 1) W_(dL, C, C, 1)                                    \
-  W_(Ys, LA_SUB, C, 1)   /* a strip of Y transposed (tri_solve_lower_t: LA_STRIP = 16) */ \
+  W_(Ys, LA_STRIP, C, 1)   /* a strip of Y transposed (tri_solve_lower_t) */         \
   W_(dQG, K, C, 2) W_(Z, V, C, 2) W_(QGw, K, C, 2)                                    \
   W_(dKC, K, C, 1) W_(dKG, K, C, 1)                                                  \
   W_(dQr, K, C, 1) W_(dKr, K, C, 1) W_(dKc, K, C, 1) W_(tmp, K, C, 1) W_(dG, K, C, 1)   \
   W_(dGp, K, C, 1) W_(dGc, K, C, 1) W_(rowt, K, C, 1) W_(bsum, K, C, 1) W_(pass, K, C, 1) \
-  W_(dgam, K, 1, 1) W_(e, K, 1, 1) W_(dSr, K, V, 1) /* dSr: 'Emulate' (la_chunk_bwd) */ \
+  W_(dgam, K, 1, 1) W_(e, K, 1, 1)                                                    \
   W_(dSc, K, V, 1)  /* dS' of the chunk (cbwd_state_chain) */
 
 typedef struct {
+  LA_CBWD_CHAIN(LA_WS_FIELD)
   LA_CBWD_WS(LA_WS_FIELD)
   real_t *dW;
 } LA_FN(cbwd_ws);
@@ -102,7 +112,8 @@ typedef struct {
 #define LA_CBWD_PAIR(W_) LA_CHUNK_WS(W_) LA_CBWD_WS(W_)
 
 /* Elements of the chunked forward's per-thread workspace, of one pair of
- * the backward's ring and of its store of nc chunks. */
+ * the backward's ring, of its chain's buffers and of its store of nc chunks. */
 LA_WS_SIZE_FN(chunk_ws_size, LA_CHUNK_WS)
 LA_WS_SIZE_FN(cbwd_pair_size, LA_CBWD_PAIR)
+LA_WS_SIZE_FN(cbwd_chain_size, LA_CBWD_CHAIN)
 LA_WS_SIZE_FN(cbwd_store_size, LA_CBWD_STORE)

@@ -117,8 +117,7 @@ la_spread *la_spread_begin(int nthreads)
     if (sched_getaffinity(tid, sizeof sp->saved[i], &sp->saved[i]) != 0) continue;
     sp->pinned[i] = la_pin(tid, cpu);
   }
-  for (; i < LA_SPREAD_MAX; i++) sp->pinned[i] = 0;
-  return sp;
+  return sp; /* pinned[i >= nthreads]: 0, as la_spread_end left them */
 }
 
 void la_spread_note(la_spread *sp)

@@ -49,6 +49,30 @@ static inline la_spread *LA_FN(la_spread_for)(const la_problem *p)
   return la_spread_begin(th);
 }
 
+/* What the parallel loops below hold around their region: the pool
+ * (la_pool.c), OpenBLAS set to one thread, and for large calls the worker
+ * placement. */
+typedef struct {
+  int pooled, saved;
+  la_spread *sp;
+} la_region;
+
+static inline la_region LA_FN(la_region_begin)(const la_problem *p, int par)
+{
+  la_region r;
+  r.pooled = la_pool_enter();
+  r.saved = la_blas_threads_begin();
+  r.sp = par ? LA_FN(la_spread_for)(p) : NULL;
+  return r;
+}
+
+static inline void la_region_end(const la_region *r)
+{
+  la_spread_end(r->sp);
+  la_blas_threads_end(r->saved);
+  la_pool_leave(r->pooled);
+}
+
 typedef void (*LA_FN(la_item_fn))(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *ws,
                                    int *status);
 
@@ -58,23 +82,21 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
   const ptrdiff_t items = p->N * p->HV;
   const int par = !LA_FN(la_small_call)(p);
   ptrdiff_t bytes, it;
-  int status = LA_OK, saved, pooled;
-  la_spread *sp;
+  int status = LA_OK;
+  la_region rg;
 
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
     return LA_ENOMEM;
-  pooled = la_pool_enter();
-  saved = la_blas_threads_begin();
-  sp = par ? LA_FN(la_spread_for)(p) : NULL;
+  rg = LA_FN(la_region_begin)(p, par);
 #pragma omp parallel if (par)
   {
     real_t *ws = NULL;
-    la_spread_note(sp);
+    la_spread_note(rg.sp);
 #pragma omp for schedule(dynamic, 1)
     for (it = 0; it < items; it++) {
       if (la_stopped(&status)) continue;
       if (!ws) {
-        ws = la_pool_get(pooled, 0, ws_elems, sizeof(real_t));
+        ws = la_pool_get(rg.pooled, 0, ws_elems, sizeof(real_t));
         if (!ws) {
           la_stop(&status, LA_ENOMEM);
           continue;
@@ -83,11 +105,9 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
       }
       fn(ctx, it / p->HV, it % p->HV, ws, &status);
     }
-    if (ws) la_pool_put(pooled, 0, ws);
+    if (ws) la_pool_put(rg.pooled, 0, ws);
   }
-  la_spread_end(sp);
-  la_blas_threads_end(saved);
-  la_pool_leave(pooled);
+  la_region_end(&rg);
   return status;
 }
 
@@ -117,21 +137,19 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
 {
   const int par = !LA_FN(la_small_call)(p);
   ptrdiff_t bytes, win;
-  int status = LA_OK, saved, pooled;
-  la_spread *sp;
+  int status = LA_OK;
+  la_region rg;
 
   /* the guard counts the shared buffers once per thread: conservative */
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || extra_bytes < 0 ||
       !la_add(bytes, extra_bytes, &bytes) || !la_workspace_ok(PTRDIFF_MAX, bytes))
     return LA_ENOMEM;
-  pooled = la_pool_enter();
-  saved = la_blas_threads_begin();
-  sp = par ? LA_FN(la_spread_for)(p) : NULL;
+  rg = LA_FN(la_region_begin)(p, par);
 #pragma omp parallel private(win) if (par)
   {
     real_t *ws = NULL;
     int phase;
-    la_spread_note(sp);
+    la_spread_note(rg.sp);
     for (win = 0; win < nwin; win++)
       for (phase = 0; phase < 2; phase++) {
         const ptrdiff_t n = ntasks(ctx, win, phase);
@@ -139,17 +157,15 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
 #pragma omp for schedule(dynamic, 1)
         for (i = 0; i < n; i++) {
           if (la_stopped(&status)) continue;
-          if (!ws && !(ws = la_pool_get(pooled, 0, ws_elems, sizeof(real_t)))) {
+          if (!ws && !(ws = la_pool_get(rg.pooled, 0, ws_elems, sizeof(real_t)))) {
             la_stop(&status, LA_ENOMEM);
             continue;
           }
           task(ctx, win, phase, i, ws, &status);
         }
       }
-    if (ws) la_pool_put(pooled, 0, ws);
+    if (ws) la_pool_put(rg.pooled, 0, ws);
   }
-  la_spread_end(sp);
-  la_blas_threads_end(saved);
-  la_pool_leave(pooled);
+  la_region_end(&rg);
   return status;
 }

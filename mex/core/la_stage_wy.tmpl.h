@@ -17,8 +17,6 @@
  * at a time (tri_strip).  For
  * blocks this small it is several times faster than a library trsm
  * (docs/performance.md). */
-#define LA_STRIP 16
-_Static_assert(LA_STRIP == LA_SUB, "the backward's strip scratch Ys has LA_SUB rows");
 
 /* Strip [j0, j0 + nj) of row i of X (stored as column i): its terms
  * m = j0, ..., i-1; with both, of rows i and i+1 together (two independent
