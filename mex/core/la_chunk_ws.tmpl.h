@@ -21,7 +21,7 @@
   W_(M, C, C, 1) W_(Araw, C, C, 1)  /* M: A_raw before the beta rows */         \
   W_(Aqk, C, C, 1) W_(Am, C, C, 1)                                             \
   W_(w, K, C, 1) W_(u, V, C, 1)                                                   \
-  W_(f, K, 1, 1)                                  /* running product          */
+  W_(f, K, 2, 1)                                  /* two running products     */
 
 typedef struct {
   ptrdiff_t K, V, C;

@@ -40,13 +40,13 @@ static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, const real_t *Sin,
     real_t *s0 = S + K * j, *s1 = s0 + K, *s2 = s1 + K, *s3 = s2 + K;
     real_t p0 = 0, p1 = 0, p2 = 0, p3 = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0, u0, u1, u2, u3;
 #define LA_P(c) p##c += i##c[i] * ak[i];
-#pragma omp simd reduction(+ : p0, p1, p2, p3)
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : p0, p1, p2, p3)
     for (i = 0; i < K; i++) { LA_X4(LA_P) }
 #undef LA_P
     LA_X4(LA_DELTA)
     if (o) {
 #define LA_UPDATE_OUT(c) s##c[i] = a[i] * i##c[i] + k[i] * u##c; r##c += s##c[i] * q[i];
-#pragma omp simd reduction(+ : r0, r1, r2, r3)
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : r0, r1, r2, r3)
       for (i = 0; i < K; i++) { LA_X4(LA_UPDATE_OUT) }
 #undef LA_UPDATE_OUT
 #define LA_OUT(c) o[j + c] = scale * r##c;
@@ -101,7 +101,7 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *
     real_t u0, u1, u2, u3;
     /* read-only pass: p = S'^T k and dS^T k (dS before the output term) */
 #define LA_P(c) p##c += sp##c[i] * ak[i]; e##c += ds##c[i] * k[i];
-#pragma omp simd reduction(+ : p0, p1, p2, p3, e0, e1, e2, e3)
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : p0, p1, p2, p3, e0, e1, e2, e3)
     for (i = 0; i < K; i++) { LA_X4(LA_P) }
 #undef LA_P
     LA_X4(LA_DELTA)

@@ -47,59 +47,79 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
 }
 
 /* Pairs (i, j) of the diagonal sub-block [r, r1), j <= i: exp(G_i - G_j) as
- * a running product over i of the decays (each factor <= 1), four rows i at
- * a time so that one pass over the channels serves eight dot products.
- * Aq (want_q: with the diagonal, times scale) and M (want_k: strictly
- * lower) of ld C. */
+ * a running product over i of the decays (each factor <= 1).  Two columns
+ * j, j1 = j + 1 at a time, two rows i at a time: one pass over the channels
+ * serves eight dot products from four rows' loads and two running products
+ * (f0, f1: K each).  Wider tiles spill registers on AVX2; see
+ * docs/performance.md, "The diagonal sub-blocks in 2 x 2 tiles".  Aq (want_q:
+ * with the diagonal, times scale) and M (want_k: strictly lower) of ld C. */
 static void LA_FN(gated_diag_block)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1,
                                     const real_t *restrict q, const real_t *restrict k,
                                     const real_t *restrict a, real_t scale, int want_q,
                                     int want_k, real_t *restrict Aq, real_t *restrict M,
                                     real_t *restrict f)
 {
+  real_t *restrict f0 = f, *restrict f1 = f + K;
   ptrdiff_t i, j, x;
   LA_FLOPS(K * (r1 - r) * (5 * (r1 - r) - 1) / 2); /* 2K per j, 5K per pair */
-  for (j = r; j < r1; j++) {
+  for (j = r; j < r1; j += 2) {
+    const ptrdiff_t j1 = j + 1;
     const real_t *restrict kj = k + K * j, *restrict qj = q + K * j;
-    real_t d = 0;
-#pragma omp simd reduction(+ : d)
-    for (x = 0; x < K; x++) {
-      f[x] = kj[x];
-      d += qj[x] * kj[x];
+    const real_t *restrict kj1 = kj + K, *restrict qj1 = qj + K, *restrict aj1 = a + K * j1;
+    real_t d0 = 0, d1 = 0, sq = 0, sk = 0;
+    if (j1 == r1) { /* a last column alone: its diagonal pair only */
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : d0)
+      for (x = 0; x < K; x++) d0 += qj[x] * kj[x];
+      if (want_q) Aq[j + C * j] = scale * d0;
+      break;
     }
-    if (want_q) Aq[j + C * j] = scale * d;
-    for (i = j + 1; i + 3 < r1; i += 4) {
-      const real_t *a0 = a + K * i, *a1 = a0 + K, *a2 = a1 + K, *a3 = a2 + K;
-      const real_t *q0 = q + K * i, *q1 = q0 + K, *q2 = q1 + K, *q3 = q2 + K;
-      const real_t *k0 = k + K * i, *k1 = k0 + K, *k2 = k1 + K, *k3 = k2 + K;
-      real_t sq0 = 0, sq1 = 0, sq2 = 0, sq3 = 0, sk0 = 0, sk1 = 0, sk2 = 0, sk3 = 0;
-#pragma omp simd reduction(+ : sq0, sq1, sq2, sq3, sk0, sk1, sk2, sk3)
-      for (x = 0; x < K; x++) {
-        const real_t f0 = f[x] * a0[x], f1 = f0 * a1[x], f2 = f1 * a2[x], f3 = f2 * a3[x];
-        sq0 += q0[x] * f0; sq1 += q1[x] * f1; sq2 += q2[x] * f2; sq3 += q3[x] * f3;
-        sk0 += k0[x] * f0; sk1 += k1[x] * f1; sk2 += k2[x] * f2; sk3 += k3[x] * f3;
-        f[x] = f3;
+    /* pairs (j, j), (j1, j1), (j1, j); then f0 = k_j .* a_j1, f1 = k_j1 */
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : d0, d1, sq, sk)
+    for (x = 0; x < K; x++) {
+      const real_t e = kj[x] * aj1[x];
+      d0 += qj[x] * kj[x];
+      d1 += qj1[x] * kj1[x];
+      sq += qj1[x] * e;
+      sk += kj1[x] * e;
+      f0[x] = e;
+      f1[x] = kj1[x];
+    }
+    if (want_q) {
+      Aq[j + C * j] = scale * d0; Aq[j1 + C * j1] = scale * d1; Aq[j1 + C * j] = scale * sq;
+    }
+    if (want_k) M[j1 + C * j] = sk;
+    for (i = j + 2; i < r1; i += 2) { /* rows i, i1 (i1 = i when i is the last) */
+      const ptrdiff_t i1 = i + 1 < r1 ? i + 1 : i;
+      const real_t *restrict a0 = a + K * i, *restrict a1 = a + K * i1;
+      const real_t *restrict q0 = q + K * i, *restrict q1 = q + K * i1;
+      const real_t *restrict k0 = k + K * i, *restrict k1 = k + K * i1;
+      real_t sq00 = 0, sq01 = 0, sq10 = 0, sq11 = 0, sk00 = 0, sk01 = 0, sk10 = 0, sk11 = 0;
+      if (i1 == i) {
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : sq00, sq01, sk00, sk01)
+        for (x = 0; x < K; x++) {
+          const real_t e00 = f0[x] * a0[x], e01 = f1[x] * a0[x];
+          sq00 += q0[x] * e00; sq01 += q0[x] * e01;
+          sk00 += k0[x] * e00; sk01 += k0[x] * e01;
+        }
+      } else {
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : sq00, sq01, sq10, sq11, sk00, sk01, sk10, sk11)
+        for (x = 0; x < K; x++) {
+          const real_t e00 = f0[x] * a0[x], e01 = f1[x] * a0[x];
+          const real_t e10 = e00 * a1[x], e11 = e01 * a1[x];
+          sq00 += q0[x] * e00; sq01 += q0[x] * e01; sq10 += q1[x] * e10; sq11 += q1[x] * e11;
+          sk00 += k0[x] * e00; sk01 += k0[x] * e01; sk10 += k1[x] * e10; sk11 += k1[x] * e11;
+          f0[x] = e10;
+          f1[x] = e11;
+        }
       }
       if (want_q) {
-        Aq[i + C * j] = scale * sq0; Aq[i + 1 + C * j] = scale * sq1;
-        Aq[i + 2 + C * j] = scale * sq2; Aq[i + 3 + C * j] = scale * sq3;
+        Aq[i + C * j] = scale * sq00; Aq[i + C * j1] = scale * sq01;
+        if (i1 > i) { Aq[i1 + C * j] = scale * sq10; Aq[i1 + C * j1] = scale * sq11; }
       }
       if (want_k) {
-        M[i + C * j] = sk0; M[i + 1 + C * j] = sk1;
-        M[i + 2 + C * j] = sk2; M[i + 3 + C * j] = sk3;
+        M[i + C * j] = sk00; M[i + C * j1] = sk01;
+        if (i1 > i) { M[i1 + C * j] = sk10; M[i1 + C * j1] = sk11; }
       }
-    }
-    for (; i < r1; i++) {
-      const real_t *ai = a + K * i, *qi = q + K * i, *ki = k + K * i;
-      real_t dq = 0, dk = 0;
-#pragma omp simd reduction(+ : dq, dk)
-      for (x = 0; x < K; x++) {
-        f[x] *= ai[x];
-        dq += qi[x] * f[x];
-        dk += ki[x] * f[x];
-      }
-      if (want_q) Aq[i + C * j] = scale * dq;
-      if (want_k) M[i + C * j] = dk;
     }
   }
 }

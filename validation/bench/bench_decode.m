@@ -22,24 +22,29 @@ function d = bench_decode (reps, core_text)
   %     ours = total - arithmetic - host
   %   is the overhead of this library (gateway, the core's own; the .m
   %   wrapper too where the function's MEX file is absent),
-  %   and ours_mex = direct - arithmetic - host its part inside the MEX.
+  %   and ours_mex = direct - arithmetic - host its part inside the MEX,
+  %   each taken run by run and then the median (bench_paired_overhead:
+  %   a burst of load hits a run's total and host alike and cancels).
   %   d: struct array (fn, total, direct, host, oonly: [median min max];
-  %   core, arith, ours, ours_mex: scalars, NaN without core_text) and
-  %   d(1).md, the Markdown table.
+  %   core, arith, ours, ours_mex: scalars, NaN without core_text;
+  %   ours_range, ours_mex_range: [min max] over the runs) and d(1).md,
+  %   the Markdown table.
   %
-  %   See also: run_bench, bench_write_md.
+  %   See also: run_bench, bench_write_md, bench_paired_overhead.
   la = private_la_mex ();
   fns = {'kda_recurrent', 'gdn_recurrent'};
   for f = 1:numel (fns)
-    t = time_calls (str2func (fns{f}), la, fns{f}, reps, 200);
+    [t, raw] = time_calls (str2func (fns{f}), la, fns{f}, reps, 200);
     r.fn = fns{f};
     r.total = t(1, :);
     r.direct = t(2, :);
     r.host = t(3, :);
     r.oonly = t(4, :);
     [r.core, r.arith] = core_figures (core_text, fns{f}(1:3));
-    r.ours = r.total(1) - r.arith - r.host(1);
-    r.ours_mex = r.direct(1) - r.arith - r.host(1);
+    [r.ours, lo, hi] = bench_paired_overhead (raw(:, 1), raw(:, 3), r.arith);
+    r.ours_range = [lo hi];
+    [r.ours_mex, lo, hi] = bench_paired_overhead (raw(:, 2), raw(:, 3), r.arith);
+    r.ours_mex_range = [lo hi];
     d(f) = r;                                          %#ok (two rows)
   end
   d(1).md = decode_md (d);
@@ -74,9 +79,10 @@ function [in, S] = decode_inputs (fn)
 end
 
 % Microseconds per call, [median min max] of total, direct, host, o only
-% (rows); each run times the four in turn, ncalls calls each, every call
-% through a function handle alike.
-function t = time_calls (fh, la, name, reps, ncalls)
+% (rows of t; raw: one row per run, the same four columns); each run times
+% the four in turn, ncalls calls each, every call through a function handle
+% alike.
+function [t, raw] = time_calls (fh, la, name, reps, ncalls)
   [in, S] = decode_inputs (name);
   [q, k, v, g, beta] = in{:};
   raw = zeros (reps + 1, 4);
@@ -133,14 +139,16 @@ function md = decode_md (d)
                  'makes outputs of these sizes (Octave''s own cost: without PMR it copies ' ...
                  'each output after the call); core and arithmetic (one step on the same ' ...
                  'threads): `bench_core`; ours = total - arithmetic - host; in the MEX: ' ...
-                 'direct - arithmetic - host.\n\n' ...
+                 'direct - arithmetic - host; these two run by run (a run times the four ' ...
+                 'columns in turn), median (min, max) over the runs.\n\n' ...
                  '| function | total | direct | host (Octave) | o only | core call | ' ...
                  'arithmetic | ours | in the MEX |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n']);
   for i = 1:numel (d)
-    md = [md, sprintf('| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %.1f |\n', d(i).fn, ...
+    md = [md, sprintf('| %s | %s | %s | %s | %s | %.1f | %.1f | %s | %s |\n', d(i).fn, ...
                       spread (d(i).total), spread (d(i).direct), spread (d(i).host), ...
-                      spread (d(i).oonly), d(i).core, d(i).arith, d(i).ours, ...
-                      d(i).ours_mex)];   %#ok
+                      spread (d(i).oonly), d(i).core, d(i).arith, ...
+                      spread ([d(i).ours d(i).ours_range]), ...
+                      spread ([d(i).ours_mex d(i).ours_mex_range]))];   %#ok
   end
 end
 
