@@ -135,7 +135,7 @@ static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it,
                                   LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
-  const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
+  const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
                      it->beta + t0, LA_CI_WU, ws);
@@ -150,7 +150,7 @@ static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it,
                                   LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk;
-  const ptrdiff_t nc = (it->s.len + C - 1) / C, c = it->s.len - ci * C < C ? it->s.len - ci * C : C;
+  const ptrdiff_t nc = (it->s.len + C - 1) / C, c = la_chunk_steps(it->s, ci, C);
   const real_t *S = st->h + KV * ci;
   const real_t *Sh = LA_FN(chunk_emu_state)(p, S, b->dS, K * V); /* S, or its rounded copy */
   LA_FN(chunk_vnew)(K, V, c, Sh, ws, b->vnew);
@@ -166,7 +166,7 @@ static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, p
                                 LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
-  const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
+  const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
                      it->beta + t0, LA_CI_AQK | LA_CI_DECAYS, ws);
@@ -181,8 +181,7 @@ static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, p
 static void LA_FN(cbwd_rev_chain)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
-  const ptrdiff_t V = p->V, t0 = ci * p->chunk;
-  const ptrdiff_t c = it->s.len - t0 < p->chunk ? it->s.len - t0 : p->chunk;
+  const ptrdiff_t V = p->V, t0 = ci * p->chunk, c = la_chunk_steps(it->s, ci, p->chunk);
   LA_FN(cbwd_emu_dh)(p, c, ws, b, 0);
   LA_FN(cbwd_state_chain)(p, c, it->dout + V * t0, ws, b);
   LA_FN(cbwd_emu_dh)(p, c, ws, b, 1);
@@ -196,7 +195,7 @@ static void LA_FN(cbwd_rev_post)(const la_problem *p, const LA_FN(la_item) *it, 
                                  LA_FN(cbwd_ws) *b, const LA_FN(cbwd_aux_at) *at)
 {
   const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk, GD = la_gate_dim(p);
-  const ptrdiff_t t0 = ci * C, c = it->s.len - t0 < C ? it->s.len - t0 : C;
+  const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   const real_t *qc = it->q + K * t0, *kc = it->k + K * t0, *bc = it->beta + t0;
   LA_FN(cbwd_state_local)(p, c, st->h + KV * ci, b);
   LA_FN(la_emu)(p, b->dvn, V * c);

@@ -160,7 +160,7 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
   const ptrdiff_t GD = la_gate_dim(p);
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
-  const ptrdiff_t t0 = ci * C, c = it.s.len - t0 < C ? it.s.len - t0 : C;
+  const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it.s, ci, C);
   const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
   LA_FN(chunk_ws) ws;
 
@@ -214,7 +214,7 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
 
   if (w.c0 == 0) LA_FN(state_cols)(p, it.h0, S, NULL, 0, v0, v1);
   for (ci = w.c0; ci < w.c1 && ci < nc; ci++) {
-    const ptrdiff_t t0 = ci * C, c = it.s.len - t0 < C ? it.s.len - t0 : C;
+    const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it.s, ci, C);
     const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
     real_t *vn = sl.u + v0;
     const real_t *Sh = LA_FN(chunk_emu_state)(p, Sb, Srb, K * vw); /* the state read */

@@ -67,6 +67,12 @@ static inline la_seq la_seq_of(const la_problem *p, ptrdiff_t n)
   return s;
 }
 
+/* Steps of chunk ci (C steps each, the last one shorter) of sequence s. */
+static inline ptrdiff_t la_chunk_steps(la_seq s, ptrdiff_t ci, ptrdiff_t C)
+{
+  return s.len - ci * C < C ? s.len - ci * C : C;
+}
+
 /* Element offsets of the first step of sequence s, value head hv. */
 static inline ptrdiff_t la_qk_head(const la_problem *p, ptrdiff_t hv)
 {

@@ -14,8 +14,8 @@
  * as accurate.  The rows are formed as the columns of X' (transposed in
  * place at the end), by strips of LA_STRIP entries held in registers over
  * the whole sum (a strip starting at j0 has no terms with m < j0), two rows
- * at a time (tri_strip).  For
- * blocks this small it is several times faster than a library trsm
+ * at a time (tri_strip; LA_STRIP: la_chunk_ws.tmpl.h).  For blocks this
+ * small it is several times faster than a library trsm
  * (docs/performance.md). */
 
 /* Strip [j0, j0 + nj) of row i of X (stored as column i): its terms
