@@ -30,7 +30,7 @@ function rows = run_bench (varargin)
   %   'GemmN' (size of the gemm, default 1024).
   %
   %   See also: bench_rows, bench_time_row, bench_linearity, bench_peer, bench_decode,
-  %   bench_goals.
+  %   bench_goals, bench_core_run.
   here = fileparts (mfilename ('fullpath'));
   addpath (fullfile (here, '..', 'octave'));
   addpath (fullfile (here, 'bench'));
@@ -57,13 +57,13 @@ function rows = run_bench (varargin)
   core2 = '';
   core3 = '';
   if (~isempty (opt.Core))   % the machine's BLAS kernels, then OpenBLAS's AVX2 ones
-    [st, core] = system (sprintf ('%s %d', opt.Core, reps));
+    core = bench_core_run (opt.Core, reps);
     fprintf ('%s', core);
-    [st, core2] = system (sprintf ('OPENBLAS_CORETYPE=Haswell %s %d', opt.Core, reps));
+    core2 = bench_core_run (opt.Core, reps, '', 'Haswell');
     fprintf ('%s', core2);
   end
   if (~isempty (opt.CoreBlas))  % the GEMMs' share, with the AVX2 kernels of the goals
-    [st, core3] = system (sprintf ('OPENBLAS_CORETYPE=Haswell %s %d', opt.CoreBlas, reps));
+    core3 = bench_core_run (opt.CoreBlas, reps, '', 'Haswell');
     fprintf ('%s', core3);
   end
   dec = bench_decode (reps, core);                  % where a decode call's time goes

@@ -19,7 +19,7 @@ function G = run_bench_goals (varargin)
   %   for none).  Prints each round's goals as it goes (about 1 min a round
   %   on the project machine).
   %
-  %   See also: bench_goals_rounds, bench_goals, run_bench.
+  %   See also: bench_core_run, bench_goals_rounds, bench_goals, run_bench.
   here = fileparts (mfilename ('fullpath'));
   addpath (fullfile (here, 'bench'));
   opt = struct ('Core', '', 'Rounds', 5, 'Reps', 9, ...
@@ -33,8 +33,7 @@ function G = run_bench_goals (varargin)
   reps = max (9, opt.Reps);
   R = opt.Rounds;
   texts = cell (R, 2);
-  cmd = {sprintf('%s %d 1024 goals', opt.Core, reps), ...
-         sprintf('OPENBLAS_CORETYPE=Haswell %s %d 1024 goals', opt.Core, reps)};
+  coretype = {'', 'Haswell'};   % the machine's BLAS kernels, OpenBLAS's AVX2 ones
   started = datestr (now (), 'yyyy-mm-dd HH:MM:SS');
   load0 = strtrim (fileread ('/proc/loadavg'));
   for r = 1:R
@@ -43,10 +42,7 @@ function G = run_bench_goals (varargin)
       order = [2 1];
     end
     for c = order
-      [st, texts{r, c}] = system (cmd{c});
-      if (st ~= 0)
-        error ('run_bench_goals: %s failed (%d):\n%s', cmd{c}, st, texts{r, c});
-      end
+      texts{r, c} = bench_core_run (opt.Core, reps, 'goals', coretype{c});
     end
     [~, g] = bench_goals (texts{r, 1}, texts{r, 2}, []);
     fprintf ('round %d of %d:', r, R);

@@ -263,7 +263,7 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
     for (j = 0; aux && aux->chunk_seq && j < nc; j++) {
       aux->chunk_seq[first[n] + j] = n;
       aux->chunk_t0[first[n] + j] = s.t0 + j * C;
-      aux->chunk_len[first[n] + j] = s.len - j * C < C ? s.len - j * C : C;
+      aux->chunk_len[first[n] + j] = la_chunk_steps(s, j, C);
     }
     first[n + 1] = first[n] + nc;
   }
