@@ -16,6 +16,8 @@
  * gemm, median (min-max): how far the reps spread.  Inputs and outputs are
  * allocated and touched before the first rep, so no row pays for fresh
  * page faults.
+ * The "(transforms)" rows add UseQKL2Norm, GateInKernel and BetaSigmoid to
+ * the first row (the same nominal flops: what the transforms cost).
  * Printed per row: median, min and max seconds, tokens/s, GFLOP/s, the
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
@@ -47,6 +49,9 @@ typedef struct {
   ptrdiff_t T, H, K, V, C;
   int hot;            /* 1: the row starts right after the gemm (no settle) */
   int goal;           /* 1: a row of a goal (bench_goals.m): the "goals" mode */
+  int tr;             /* 1: with UseQKL2Norm, GateInKernel and BetaSigmoid (FLA's
+                         KDA defaults); the same nominal flops, so its ratio
+                         shows what the transforms cost */
 } row_spec;
 
 typedef struct {
@@ -100,6 +105,7 @@ static void make_problem(const row_spec *r, bench_problem *P)
   memset(P, 0, sizeof *P);
   p->K = r->K; p->V = r->V; p->T = r->T; p->H = r->H; p->HV = r->H; p->B = 1; p->N = 1;
   p->kda = r->kda; p->scale = ks; p->chunk = r->C;
+  p->qk_l2norm = p->gate_in_kernel = p->beta_sigmoid = r->tr;
   srand(1);
   P->f.q = P->b.q = filled(P, nq, r->dbl, -ks, 2 * ks);
   P->f.k = P->b.k = filled(P, nq, r->dbl, -ks, 2 * ks);
@@ -109,7 +115,18 @@ static void make_problem(const row_spec *r, bench_problem *P)
   P->f.h0 = P->b.h0 = filled(P, ns, r->dbl, -0.1, 0.2);
   P->f.o = filled(P, nv, r->dbl, 0, 0);
   P->f.ht = filled(P, ns, r->dbl, 0, 0);
+  if (r->tr) { /* FLA's initialisation: A in [1, 16], softplus(dt_bias) in
+                 [0.001, 0.1]; raw gates in [-1, 1]: gates used of about
+                 -0.01 to -0.3, as in the other rows */
+    P->f.A_log = P->b.A_log = filled(P, r->H, r->dbl, 0, log(16.0));
+    P->f.dt_bias = P->b.dt_bias = filled(P, (r->kda ? r->K : 1) * r->H, r->dbl, -6.9, 4.6);
+    P->f.g = P->b.g = filled(P, ng, r->dbl, -1, 2);
+  }
   if (!r->bwd) return;
+  if (r->tr) {
+    P->b.dA_log = filled(P, r->H, r->dbl, 0, 0);
+    P->b.ddt_bias = filled(P, (r->kda ? r->K : 1) * r->H, r->dbl, 0, 0);
+  }
   P->b.dout = filled(P, nv, r->dbl, -1, 2);
   P->b.dht = filled(P, ns, r->dbl, -1, 2);
   P->b.dq = filled(P, nq, r->dbl, 0, 0);
@@ -400,7 +417,7 @@ static void print_row(const row_spec *r, const row_time *t)
   }
   printf("| %s %s%s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
          "| %.2f | %.2f | %.2f (%.2f-%.2f) |\n", r->kda ? "kda" : "gdn", r->what,
-         r->hot ? " (hot)" : "",
+         r->hot ? " (hot)" : r->tr ? " (transforms)" : "",
          r->dbl ? "double" : "single",
          r->bwd ? "fwd+bwd" : "fwd", r->T, r->H, r->K, r->C, t->med, t->lo, t->hi,
          (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf, t->next, t->pair_med,
@@ -446,32 +463,34 @@ static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, in
 
 int main(int argc, char **argv)
 {
-  /* what, dbl, bwd, kda, T, H, K, V, C, hot, goal */
+  /* what, dbl, bwd, kda, T, H, K, V, C, hot, goal, tr */
   static const row_spec rows[] = {
-    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 1},
-    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0, 0},
-    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 1},
-    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 32, 0, 0},
-    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 1},
-    {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64, 0, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 1, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0, 0, 0},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 1, 0},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 32, 0, 0, 0},
+    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 1, 0},
+    {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64, 0, 0, 0},
     /* the backward's tasks (fewer items than threads, a short last round) */
-    {"chunk", 0, 1, 1, 2048, 1, 128, 128, 64, 0, 0},
-    {"chunk", 0, 1, 1, 2048, 3, 128, 128, 64, 0, 0},
-    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0, 1},
-    {"chunk", 0, 0, 1, 2048, 4, 32, 32, 64, 0, 0},
-    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 1},
-    {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0, 1},
-    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0, 0},
-    {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0, 0},
-    {"rec", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0},
-    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 1, 0},
-    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 1, 0},
+    {"chunk", 0, 1, 1, 2048, 1, 128, 128, 64, 0, 0, 0},
+    {"chunk", 0, 1, 1, 2048, 3, 128, 128, 64, 0, 0, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0, 1, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 32, 32, 64, 0, 0, 0},
+    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 1, 0},
+    {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0, 1, 0},
+    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0, 0, 0},
+    {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0, 0, 0},
+    {"rec", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 1, 0, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 1, 0, 0},
+    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 1},
+    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 1},
   };
-  static const row_spec idle[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0},
-                                   {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 0},
-                                   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0}};
-  static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0, 0},
-                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0}};
+  static const row_spec idle[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+                                   {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 0, 0},
+                                   {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0}};
+  static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0, 0, 0},
+                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
   const char *mode = argc > 3 ? argv[3] : "all";

@@ -310,7 +310,7 @@ static int LA_FN(chunk_fwd_alloc)(const la_problem *p, LA_FN(chunk_fwd_ctx) *x,
       !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes))
     return 0;
   x->pooled = la_pool_enter();
-  if (!(x->slots = la_pool_get(x->pooled, 1, total, sizeof(real_t)))) return 0;
+  if (!(x->slots = la_pool_get(x->pooled, LA_POOL_SHARED, total, sizeof(real_t)))) return 0;
   x->S = x->slots + nslot;
   x->Sr = p->emulate ? x->S + x->ipb * p->K * p->V : NULL;
   return 1;
@@ -334,7 +334,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     if (first[n + 1] - first[n] > maxnc) maxnc = first[n + 1] - first[n];
   memset(&x, 0, sizeof x);
   x.items = p->N * p->HV;
-  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, &pp);
+  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, &pp);
   if (rc == LA_OK && (!LA_FN(chunk_fwd_plan)(p, maxnc, &x) ||
                       !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))
     rc = LA_ENOMEM;
@@ -347,7 +347,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     rc = LA_FN(la_for_phases)(p, LA_FN(chunk_ws_size)(p, 0), bytes, x.nib * x.ncb,
                               LA_FN(chunk_fwd_ntasks), LA_FN(chunk_fwd_task), &x);
   }
-  if (x.slots) la_pool_put(x.pooled, 1, x.slots);
+  if (x.slots) la_pool_put(x.pooled, LA_POOL_SHARED, x.slots);
   la_pool_leave(x.pooled);
   LA_FN(la_prep_free)(&pp);
   free(first);

@@ -15,68 +15,81 @@
  * give the pointers to the first step of an item in every array.
  */
 
+/* What a call owns besides its inputs, carved from one block of the pool's
+ * frame buffer (la_pool.c: kept across calls, so a call with transforms no
+ * longer faults in fresh pages for them -- 8 MB of normalised q and k at
+ * T = 2048, H = 4, K = 128).  Extents 0 where p does not ask for it; extra:
+ * the backward's per-value-head dq, dk (la_bwd_start). */
+#define LA_PREP_WS(W_)                                                              \
+  W_(own_q, l2, nqk, 1) W_(own_k, l2, nqk, 1) W_(rq, l2, ncol, 1) W_(rk, l2, ncol, 1) \
+  W_(own_g, gik, ngate, 1) W_(own_beta, bsig, nsteps, 1) W_(extra, 1, nextra, 1)
+
 typedef struct {
   const real_t *q, *k, *g, *beta; /* what the algorithm reads            */
-  real_t *own_q, *own_k, *own_g, *own_beta; /* buffers owned (or NULL)    */
-  real_t *rq, *rk;                /* 1/||q||, 1/||k|| per (t, h, b)        */
+  /* own_q, own_k, own_g, own_beta: the transformed inputs (NULL: used in
+   * place); rq, rk: 1/||q||, 1/||k|| per (t, h, b); extra: see above */
+  LA_PREP_WS(LA_WS_FIELD)
+  void *own;                      /* the block they are carved from       */
+  int pooled;                     /* own is the pool's (la_pool_enter)    */
 } LA_FN(la_prep);
 
 static void LA_FN(la_prep_free)(LA_FN(la_prep) *pp)
 {
-  free(pp->own_q);
-  free(pp->own_k);
-  free(pp->own_g);
-  free(pp->own_beta);
-  free(pp->rq);
-  free(pp->rk);
+  la_pool_put(pp->pooled, LA_POOL_FRAME, pp->own);
+  la_pool_leave(pp->pooled);
   memset(pp, 0, sizeof *pp);
 }
 
-/* Apply the transforms p asks for.  With T = 0 there is nothing to
- * transform (and nothing is allocated).  LA_OK, LA_ENOMEM, or LA_EARG for
- * a GateInKernel call without A_log and without a lower bound. */
+/* Apply the transforms p asks for, with nextra more elements for the
+ * caller in pp->extra.  With T = 0 there is nothing to transform (and
+ * nothing is allocated).  LA_OK, LA_ENOMEM, or LA_EARG for a GateInKernel
+ * call without A_log and without a lower bound. */
 static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k, const void *g,
                               const void *beta, const void *A_log, const void *dt_bias,
-                              LA_FN(la_prep) *pp)
+                              ptrdiff_t nextra, LA_FN(la_prep) *pp)
 {
   const ptrdiff_t nqk = p->K * p->T * p->H * p->B;   /* elements of q (checked) */
   const ptrdiff_t ncol = p->T * p->H * p->B;         /* columns of q   */
   const ptrdiff_t ngate = la_gate_dim(p) * p->T * p->HV * p->B;
   const ptrdiff_t nsteps = p->T * p->HV * p->B;      /* elements of beta */
+  const ptrdiff_t l2 = p->qk_l2norm != 0, gik = p->gate_in_kernel != 0, bsig = p->beta_sigmoid != 0;
+  ptrdiff_t total;
+  LA_FN(la_prep) *w = pp;
+  real_t *buf;
   memset(pp, 0, sizeof *pp);
   pp->q = (const real_t *)q;
   pp->k = (const real_t *)k;
   pp->g = (const real_t *)g;
   pp->beta = (const real_t *)beta;
   if (p->T == 0) return LA_OK;
-
-  if (p->qk_l2norm) {
-    pp->own_q = la_alloc(nqk, sizeof(real_t));
-    pp->own_k = la_alloc(nqk, sizeof(real_t));
-    pp->rq = la_alloc(ncol, sizeof(real_t));
-    pp->rk = la_alloc(ncol, sizeof(real_t));
-    if (!pp->own_q || !pp->own_k || !pp->rq || !pp->rk) goto nomem;
-    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)q, pp->own_q, pp->rq);
-    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)k, pp->own_k, pp->rk);
+  if (gik && !A_log && !p->has_lower_bound) return LA_EARG; /* only the lb form may omit A_log */
+  LA_WS_TOTAL(LA_PREP_WS, &total);
+  if (total < 0) return LA_ENOMEM;
+  if (total == 0) return LA_OK;
+  pp->pooled = la_pool_enter();
+  if (!(pp->own = la_pool_get(pp->pooled, LA_POOL_FRAME, total, sizeof(real_t)))) {
+    LA_FN(la_prep_free)(pp);
+    return LA_ENOMEM;
+  }
+  buf = (real_t *)pp->own;
+  LA_WS_CARVE_ALL(LA_PREP_WS, buf);
+  if (l2) {
+    const int par = !la_small_call(p); /* as the call's own loops */
+    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)q, pp->own_q, pp->rq, par);
+    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)k, pp->own_k, pp->rk, par);
     pp->q = pp->own_q;
     pp->k = pp->own_k;
   }
-  if (p->gate_in_kernel) {
-    if (!A_log && !p->has_lower_bound) return LA_EARG; /* only the lb form may omit A_log */
-    if (!(pp->own_g = la_alloc(ngate, sizeof(real_t)))) goto nomem;
+  if (gik) {
     LA_FN(la_gate_fwd)(p, (const real_t *)g, (const real_t *)A_log, (const real_t *)dt_bias,
                        pp->own_g);
     pp->g = pp->own_g;
   }
-  if (p->beta_sigmoid) {
-    if (!(pp->own_beta = la_alloc(nsteps, sizeof(real_t)))) goto nomem;
+  if (bsig) {
     LA_FN(la_beta_fwd)(p, nsteps, (const real_t *)beta, pp->own_beta);
     pp->beta = pp->own_beta;
   }
   return LA_OK;
-nomem:
-  LA_FN(la_prep_free)(pp);
-  return LA_ENOMEM;
 }
 
 /* ---- backward frame ------------------------------------------------------
@@ -87,30 +100,24 @@ nomem:
 typedef struct {
   LA_FN(la_prep) pp;
   real_t *dq, *dk;               /* per value head gradients (used q, k)  */
-  int own_dqk;
+  int own_dqk;                   /* dq, dk are the frame's (pp.extra)     */
 } LA_FN(la_bwd_frame);
 
 static int LA_FN(la_bwd_start)(const la_problem *p, const la_bwd_io *io, LA_FN(la_bwd_frame) *f)
 {
-  ptrdiff_t n = 0;
+  ptrdiff_t n = 0, n2 = 0;
   int rc;
   memset(f, 0, sizeof *f);
   f->dq = (real_t *)io->dq;
   f->dk = (real_t *)io->dk;
-  if (p->HV != p->H && !la_mul4(p->K, p->T, p->HV, p->B, &n)) return LA_ENOMEM;
-  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, &f->pp);
-  if (rc || p->HV == p->H || n == 0) return rc;
-  f->dq = la_alloc(n, sizeof(real_t));
-  f->dk = la_alloc(n, sizeof(real_t));
-  f->own_dqk = 1;
-  if (!f->dq || !f->dk) {
-    free(f->dq);
-    free(f->dk);
-    LA_FN(la_prep_free)(&f->pp);
+  if (p->HV != p->H && (!la_mul4(p->K, p->T, p->HV, p->B, &n) || !la_add(n, n, &n2)))
     return LA_ENOMEM;
-  }
-  memset(f->dq, 0, sizeof(real_t) * (size_t)n);
-  memset(f->dk, 0, sizeof(real_t) * (size_t)n);
+  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, n2, &f->pp);
+  if (rc || p->HV == p->H || n == 0) return rc;
+  f->dq = f->pp.extra;
+  f->dk = f->pp.extra + n;
+  f->own_dqk = 1;
+  memset(f->dq, 0, sizeof(real_t) * (size_t)n2);
   return LA_OK;
 }
 
@@ -119,14 +126,11 @@ static int LA_FN(la_bwd_end)(const la_problem *p, const la_bwd_io *io, LA_FN(la_
 {
   real_t *dq = (real_t *)io->dq, *dk = (real_t *)io->dk;
   if (status == LA_OK && f->own_dqk) LA_FN(la_gva_sum)(p, f->dq, f->dk, dq, dk);
-  if (f->own_dqk) {
-    free(f->dq);
-    free(f->dk);
-  }
   if (status == LA_OK && p->qk_l2norm) {
     const ptrdiff_t ncol = p->T * p->H * p->B;
-    LA_FN(la_l2norm_bwd)(p->K, ncol, f->pp.q, f->pp.rq, dq);
-    LA_FN(la_l2norm_bwd)(p->K, ncol, f->pp.k, f->pp.rk, dk);
+    const int par = !la_small_call(p);
+    LA_FN(la_l2norm_bwd)(p->K, ncol, f->pp.q, f->pp.rq, dq, par);
+    LA_FN(la_l2norm_bwd)(p->K, ncol, f->pp.k, f->pp.rk, dk, par);
   }
   if (status == LA_OK && p->gate_in_kernel)
     LA_FN(la_gate_bwd)(p, (const real_t *)io->g, (const real_t *)io->A_log,

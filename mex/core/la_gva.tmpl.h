@@ -11,7 +11,7 @@ static void LA_FN(la_gva_sum)(const la_problem *p, const real_t *dq_hv, const re
 {
   const ptrdiff_t G = p->HV / p->H, KT = p->K * p->T;
   ptrdiff_t bh;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (!la_small_call(p))
   for (bh = 0; bh < p->H * p->B; bh++) {
     const ptrdiff_t h = bh % p->H, b = bh / p->H;
     real_t *oq = dq + KT * (h + p->H * b), *ok = dk + KT * (h + p->H * b);

@@ -15,13 +15,22 @@
 #include <string.h>
 
 /* With glibc's vector math library (libmvec, linked by the Makefile), let
- * loops of exp() vectorize: declare the SIMD variants glibc provides.  Same
+ * loops of exp() (and, from glibc 2.35, log1p(): the softplus of
+ * GateInKernel) vectorize: declare the SIMD variants glibc provides.  Same
  * results to an ulp or so; nothing changes without LA_USE_LIBMVEC. */
 #if defined(LA_USE_LIBMVEC) && defined(__x86_64__) && defined(__GNUC__)
 #pragma omp declare simd notinbranch
 float expf(float);
 #pragma omp declare simd notinbranch
 double exp(double);
+#if defined(__GLIBC_PREREQ)
+#if __GLIBC_PREREQ(2, 35)
+#pragma omp declare simd notinbranch
+float log1pf(float);
+#pragma omp declare simd notinbranch
+double log1p(double);
+#endif
+#endif
 #endif
 
 /* LA_OMP(directive): "#pragma omp directive" where OpenMP has task
@@ -156,6 +165,24 @@ void la_blas_threads_end(int saved);
 /* Threads an OpenMP parallel region of the core would get (1 without). */
 int la_max_threads(void);
 
+/* A call too small to pay for waking the threads (a decode step: T = 1 at
+ * H = 4, K = V = 128 is 2^18 state elements): it runs on the calling
+ * thread, its transforms too (la_frame.tmpl.h). */
+#define LA_SMALL_CALL ((ptrdiff_t)1 << 18)
+
+/* State elements times steps of a call, T B HV K V (PTRDIFF_MAX if that
+ * overflows): the size the thresholds compare (also la_run.tmpl.h). */
+static inline ptrdiff_t la_state_steps(const la_problem *p)
+{
+  ptrdiff_t bh = 0, n = 0;
+  return la_mul(p->B, p->HV, &bh) && la_mul4(p->T, bh, p->K, p->V, &n) ? n : PTRDIFF_MAX;
+}
+
+static inline int la_small_call(const la_problem *p)
+{
+  return la_state_steps(p) <= LA_SMALL_CALL;
+}
+
 /* Worker placement for one parallel region (la_platform.c).  On some
  * virtual machines Linux wakes a sleeping OpenMP worker on the CPU of the
  * thread that woke it although another CPU is idle; the two then share one
@@ -187,17 +214,20 @@ int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread);
  * the call holds the pool (also when this thread holds it already), 0 if
  * another call does (then get and put malloc and free).  la_pool_leave(held)
  * at its end.  la_pool_get: count elements of size bytes, NULL as la_alloc
- * (the contents are garbage: zero them where needed); shared = 0: the
- * buffer of the calling OpenMP thread's number, 1: the call's shared one.
- * la_pool_put gives it back (frees it if it is not the pool's, or larger
- * than LA_POOL_KEEP).  la_pool_bytes: bytes the pool holds (0 while another
- * call holds it); la_release (la_core.h) frees them. */
+ * (the contents are garbage: zero them where needed); kind LA_POOL_THREAD:
+ * the buffer of the calling OpenMP thread's number, LA_POOL_SHARED: the
+ * call's buffer its threads share, LA_POOL_FRAME: the call's transformed
+ * inputs and per-head gradients (la_frame.tmpl.h).  la_pool_put gives it
+ * back (frees it if it is not the pool's, or larger than LA_POOL_KEEP).
+ * la_pool_bytes: bytes the pool holds (0 while another call holds it);
+ * la_release (la_core.h) frees them. */
 #define LA_POOL_THREADS 64                  /* thread numbers with a buffer */
 #define LA_POOL_KEEP ((size_t)256 << 20)    /* larger buffers end with their call */
+enum { LA_POOL_THREAD, LA_POOL_SHARED, LA_POOL_FRAME };
 int la_pool_enter(void);
 void la_pool_leave(int held);
-void *la_pool_get(int held, int shared, ptrdiff_t count, size_t size);
-void la_pool_put(int held, int shared, void *buf);
+void *la_pool_get(int held, int kind, ptrdiff_t count, size_t size);
+void la_pool_put(int held, int kind, void *buf);
 size_t la_pool_bytes(void);
 
 #endif

@@ -1,11 +1,12 @@
 /* la_math.tmpl.h -- template: scalar functions of the transforms, in their
  * overflow-free forms (exp() is only taken of a non-positive argument). */
 
+/* 1 / (1 + exp(-x)) for x >= 0, exp(x) / (1 + exp(x)) below: one exp of
+ * -|x| and a select, so that loops of it vectorize. */
 static inline real_t LA_FN(la_sigmoid)(real_t x)
 {
-  if (x >= 0) return 1 / (1 + LA_EXP(-x));
-  real_t e = LA_EXP(x);
-  return e / (1 + e);
+  const real_t e = LA_EXP(-LA_FABS(x));
+  return (x >= 0 ? 1 : e) / (1 + e);
 }
 
 static inline real_t LA_FN(la_softplus)(real_t x)

@@ -95,19 +95,15 @@ la_spread *la_spread_begin(int nthreads)
   struct la_spread *sp = &la_spread_team;
   cpu_set_t allowed;
   const pid_t pid = getpid();
-  int i, cpu, me;
+  int i, cpu, me, held = 0;
   /* (inside a caller's parallel region ours is nested: one thread) */
   if (nthreads < 2 || nthreads > LA_SPREAD_MAX || omp_in_parallel() ||
       omp_get_proc_bind() != omp_proc_bind_false || getenv("LA_NO_SPREAD"))
     return NULL;
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < nthreads)
     return NULL;
-  /* the caller stays on its CPU too: woken at a barrier by a worker, it
-   * would otherwise land on that worker's CPU the same way */
   me = sched_getcpu();
   if (me < 0 || me >= CPU_SETSIZE || !CPU_ISSET(me, &allowed)) return NULL;
-  sp->saved[0] = allowed;
-  sp->pinned[0] = la_pin(0, me);
   for (i = 1, cpu = 0; i < nthreads; i++, cpu++) {
     const pid_t tid = sp->tid[i];
     while (cpu < CPU_SETSIZE && (!CPU_ISSET(cpu, &allowed) || cpu == me)) cpu++;
@@ -116,7 +112,17 @@ la_spread *la_spread_begin(int nthreads)
     if (cpu >= CPU_SETSIZE || tid <= 0 || syscall(SYS_tgkill, pid, tid, 0) != 0) continue;
     if (sched_getaffinity(tid, sizeof sp->saved[i], &sp->saved[i]) != 0) continue;
     sp->pinned[i] = la_pin(tid, cpu);
+    held += sp->pinned[i];
   }
+  /* The caller stays on its CPU too (woken at a barrier by a worker, it
+   * would otherwise land on that worker's CPU the same way), but only when
+   * every worker already exists and is placed: a thread the runtime creates
+   * in the region inherits its creator's mask, and one created while the
+   * caller is held would keep the caller's single CPU for good (measured:
+   * the first call of a process then ran both threads on one CPU, 3-8
+   * times slower, and the worker stayed there after it). */
+  sp->saved[0] = allowed;
+  sp->pinned[0] = held == nthreads - 1 && la_pin(0, me);
   return sp; /* pinned[i >= nthreads]: 0, as la_spread_end left them */
 }
 

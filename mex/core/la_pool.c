@@ -4,8 +4,10 @@
  * blocks that large out as fresh mmaps, so every call paid a page fault per
  * 4 kB touched (82k faults, ~10% of the time of a backward at T = 65536).
  * The pool keeps one buffer per OpenMP thread number (of the team of the
- * call that holds the pool) and one for buffers shared by a call's threads,
- * each with its capacity, grown when a call needs more.
+ * call that holds the pool), one for buffers shared by a call's threads and
+ * one for the call's frame (its transformed inputs: q, k normalised, the
+ * gates of GateInKernel, ...), each with its capacity, grown when a call
+ * needs more.
  *
  * One call at a time holds the pool (a C11 atomic flag, taken by
  * la_pool_enter); calls made meanwhile from other threads, and thread
@@ -35,8 +37,9 @@ typedef struct {
   size_t cap; /* bytes */
 } la_pool_buf;
 
-/* [0, LA_POOL_THREADS): per thread number; the last: the shared one */
-static la_pool_buf pool[LA_POOL_THREADS + 1];
+/* [0, LA_POOL_THREADS): per thread number; then the shared one, the frame */
+#define LA_POOL_SLOTS (LA_POOL_THREADS + 2)
+static la_pool_buf pool[LA_POOL_SLOTS];
 static atomic_flag pool_taken = ATOMIC_FLAG_INIT;
 static _Thread_local int pool_depth; /* > 0: this thread holds the pool */
 
@@ -52,20 +55,21 @@ void la_pool_leave(int held)
   if (held && --pool_depth == 0) atomic_flag_clear(&pool_taken);
 }
 
-static la_pool_buf *pool_slot(int held, int shared)
+static la_pool_buf *pool_slot(int held, int kind)
 {
   int t = 0;
   if (!held) return NULL;
-  if (shared) return &pool[LA_POOL_THREADS];
+  if (kind == LA_POOL_SHARED) return &pool[LA_POOL_THREADS];
+  if (kind == LA_POOL_FRAME) return &pool[LA_POOL_THREADS + 1];
 #ifdef _OPENMP
   t = omp_get_thread_num();
 #endif
   return t < LA_POOL_THREADS ? &pool[t] : NULL;
 }
 
-void *la_pool_get(int held, int shared, ptrdiff_t count, size_t size)
+void *la_pool_get(int held, int kind, ptrdiff_t count, size_t size)
 {
-  la_pool_buf *b = pool_slot(held, shared);
+  la_pool_buf *b = pool_slot(held, kind);
   ptrdiff_t bytes;
   if (!b) return la_alloc(count, size);
   if (count < 1 || !la_bytes(count, size, &bytes)) return NULL;
@@ -78,9 +82,9 @@ void *la_pool_get(int held, int shared, ptrdiff_t count, size_t size)
   return b->buf;
 }
 
-void la_pool_put(int held, int shared, void *buf)
+void la_pool_put(int held, int kind, void *buf)
 {
-  la_pool_buf *b = pool_slot(held, shared);
+  la_pool_buf *b = pool_slot(held, kind);
   if (!b || buf != b->buf) {
     free(buf);
     return;
@@ -97,7 +101,7 @@ size_t la_pool_bytes(void)
   size_t total = 0;
   int i;
   const int held = la_pool_enter();
-  for (i = 0; held && i <= LA_POOL_THREADS; i++) total += pool[i].cap;
+  for (i = 0; held && i < LA_POOL_SLOTS; i++) total += pool[i].cap;
   la_pool_leave(held);
   return total;
 }
@@ -108,7 +112,7 @@ void la_release(void)
   if (pool_depth > 0) return; /* called from inside a call: nothing to free safely */
   while (atomic_flag_test_and_set(&pool_taken)) { /* wait for the call holding it */
   }
-  for (i = 0; i <= LA_POOL_THREADS; i++) {
+  for (i = 0; i < LA_POOL_SLOTS; i++) {
     free(pool[i].buf);
     pool[i].buf = NULL;
     pool[i].cap = 0;
@@ -120,14 +124,14 @@ void la_release(void)
 
 int la_pool_enter(void) { return 0; }
 void la_pool_leave(int held) { (void)held; }
-void *la_pool_get(int held, int shared, ptrdiff_t count, size_t size)
+void *la_pool_get(int held, int kind, ptrdiff_t count, size_t size)
 {
-  (void)held; (void)shared;
+  (void)held; (void)kind;
   return la_alloc(count, size);
 }
-void la_pool_put(int held, int shared, void *buf)
+void la_pool_put(int held, int kind, void *buf)
 {
-  (void)held; (void)shared;
+  (void)held; (void)kind;
   free(buf);
 }
 size_t la_pool_bytes(void) { return 0; }

@@ -18,23 +18,6 @@
  * in the pool.
  */
 
-/* A call too small to pay for waking the threads (a decode step: T = 1 at
- * H = 4, K = V = 128 is 2^18 state elements): run it on the calling thread. */
-#define LA_SMALL_CALL ((ptrdiff_t)1 << 18)
-
-/* State elements times steps of a call, T B HV K V (PTRDIFF_MAX if that
- * overflows): the size the thresholds below compare. */
-static inline ptrdiff_t LA_FN(la_state_steps)(const la_problem *p)
-{
-  ptrdiff_t bh = 0, n = 0;
-  return la_mul(p->B, p->HV, &bh) && la_mul4(p->T, bh, p->K, p->V, &n) ? n : PTRDIFF_MAX;
-}
-
-static inline int LA_FN(la_small_call)(const la_problem *p)
-{
-  return LA_FN(la_state_steps)(p) <= LA_SMALL_CALL;
-}
-
 /* Worker placement (la_spread_*) costs a few system calls per worker and
  * call (about 5 us for one worker on the project machine): only for calls
  * of at least 2^20 state elements times steps per thread, a fraction of a
@@ -45,7 +28,7 @@ static inline la_spread *LA_FN(la_spread_for)(const la_problem *p)
 {
   const int th = la_max_threads();
   ptrdiff_t need = 0;
-  if (!la_mul(LA_SPREAD_MIN, th, &need) || LA_FN(la_state_steps)(p) < need) return NULL;
+  if (!la_mul(LA_SPREAD_MIN, th, &need) || la_state_steps(p) < need) return NULL;
   return la_spread_begin(th);
 }
 
@@ -80,7 +63,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
                                LA_FN(la_item_fn) fn, void *ctx)
 {
   const ptrdiff_t items = p->N * p->HV;
-  const int par = !LA_FN(la_small_call)(p);
+  const int par = !la_small_call(p);
   ptrdiff_t bytes, it;
   int status = LA_OK;
   la_region rg;
@@ -96,7 +79,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
     for (it = 0; it < items; it++) {
       if (la_stopped(&status)) continue;
       if (!ws) {
-        ws = la_pool_get(rg.pooled, 0, ws_elems, sizeof(real_t));
+        ws = la_pool_get(rg.pooled, LA_POOL_THREAD, ws_elems, sizeof(real_t));
         if (!ws) {
           la_stop(&status, LA_ENOMEM);
           continue;
@@ -105,7 +88,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
       }
       fn(ctx, it / p->HV, it % p->HV, ws, &status);
     }
-    if (ws) la_pool_put(rg.pooled, 0, ws);
+    if (ws) la_pool_put(rg.pooled, LA_POOL_THREAD, ws);
   }
   la_region_end(&rg);
   return status;
@@ -135,7 +118,7 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
                                 ptrdiff_t nwin, LA_FN(la_count_fn) ntasks, LA_FN(la_task_fn) task,
                                 void *ctx)
 {
-  const int par = !LA_FN(la_small_call)(p);
+  const int par = !la_small_call(p);
   ptrdiff_t bytes, win;
   int status = LA_OK;
   la_region rg;
@@ -157,14 +140,14 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
 #pragma omp for schedule(dynamic, 1)
         for (i = 0; i < n; i++) {
           if (la_stopped(&status)) continue;
-          if (!ws && !(ws = la_pool_get(rg.pooled, 0, ws_elems, sizeof(real_t)))) {
+          if (!ws && !(ws = la_pool_get(rg.pooled, LA_POOL_THREAD, ws_elems, sizeof(real_t)))) {
             la_stop(&status, LA_ENOMEM);
             continue;
           }
           task(ctx, win, phase, i, ws, &status);
         }
       }
-    if (ws) la_pool_put(rg.pooled, 0, ws);
+    if (ws) la_pool_put(rg.pooled, LA_POOL_THREAD, ws);
   }
   la_region_end(&rg);
   return status;

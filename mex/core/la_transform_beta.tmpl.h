@@ -8,6 +8,7 @@ static void LA_FN(la_beta_fwd)(const la_problem *p, ptrdiff_t n, const real_t *b
 {
   const real_t f = p->allow_neg_eigval ? 2 : 1;
   ptrdiff_t i;
+#pragma omp simd
   for (i = 0; i < n; i++) bu[i] = f * LA_FN(la_sigmoid)(br[i]);
 }
 
@@ -16,5 +17,6 @@ static void LA_FN(la_beta_bwd)(const la_problem *p, ptrdiff_t n, const real_t *b
 {
   const real_t fs = p->allow_neg_eigval ? 2 : 1;
   ptrdiff_t i;
+#pragma omp simd
   for (i = 0; i < n; i++) dbeta[i] *= fs * LA_FN(la_sigmoid)(br[i]) * LA_FN(la_sigmoid)(-br[i]);
 }

@@ -13,28 +13,34 @@ static inline real_t LA_FN(la_l2norm_inv_eps)(real_t ss, real_t rm, real_t eps)
 }
 
 /* x / sqrt(||x||^2 + eps) over the first dimension of a K x M array; r =
- * that factor.  With eps = 0 a zero column maps to zero with r = 0; the
+ * that factor; par: over the threads (else on the calling thread).  With eps = 0 a zero column maps to zero with r = 0; the
  * norm is formed from x / max|x| so that squaring cannot overflow or
  * underflow. */
 static inline void LA_FN(la_l2norm_fwd)(ptrdiff_t K, ptrdiff_t M, double eps_d, const real_t *x,
-                                        real_t *y, real_t *r)
+                                        real_t *y, real_t *r, int par)
 {
   const real_t eps = (real_t)eps_d;
   ptrdiff_t m;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (par)
   for (m = 0; m < M; m++) {
     const real_t *xm = x + K * m;
     real_t *ym = y + K * m;
     real_t mx = 0, ss = 0, inv;
+    int nan = 0;
     ptrdiff_t i;
+    /* max |x| (an exact result in any order) and whether a NaN is there */
+#pragma omp simd reduction(max : mx) reduction(| : nan)
     for (i = 0; i < K; i++) {
-      real_t a = LA_FABS(xm[i]);
-      if (a > mx || a != a) mx = a;
+      const real_t a = LA_FABS(xm[i]);
+      mx = a > mx ? a : mx;
+      nan |= a != a;
     }
+    if (nan) mx = (real_t)NAN; /* to the NaN or Inf case below */
     if (mx > 0 && mx == mx && mx - mx == 0) {
       real_t rm = 1 / mx;
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : ss)
       for (i = 0; i < K; i++) {
-        real_t a = xm[i] * rm;
+        const real_t a = xm[i] * rm;
         ss += a * a;
       }
       inv = eps > 0 ? LA_FN(la_l2norm_inv_eps)(ss, rm, eps) : rm / LA_SQRT(ss);
@@ -51,15 +57,17 @@ static inline void LA_FN(la_l2norm_fwd)(ptrdiff_t K, ptrdiff_t M, double eps_d, 
 
 /* dx = r (dy - y (y . dy)), in place on d; the same with eps > 0, since
  * y = r x gives dy_i/dx_j = r (delta_ij - y_i y_j) for any eps. */
-static inline void LA_FN(la_l2norm_bwd)(ptrdiff_t K, ptrdiff_t M, const real_t *y, const real_t *r, real_t *d)
+static inline void LA_FN(la_l2norm_bwd)(ptrdiff_t K, ptrdiff_t M, const real_t *y, const real_t *r,
+                                        real_t *d, int par)
 {
   ptrdiff_t m;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (par)
   for (m = 0; m < M; m++) {
     const real_t *ym = y + K * m;
     real_t *dm = d + K * m;
     real_t dot = 0;
     ptrdiff_t i;
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : dot)
     for (i = 0; i < K; i++) dot += ym[i] * dm[i];
     for (i = 0; i < K; i++) dm[i] = r[m] * (dm[i] - ym[i] * dot);
   }

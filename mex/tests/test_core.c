@@ -34,7 +34,9 @@
  *   spread   worker placement (la_spread_*, la_platform.c): the caller held
  *            on its CPU and each worker seen in a region pinned to a CPU of
  *            its own for the next region, every mask back after; LA_NO_SPREAD turns it off; a
- *            parallel call gives the same bits with and without it
+ *            parallel call gives the same bits with and without it; after
+ *            the calls no thread keeps a pinned mask, also of a team the
+ *            runtime created during a call
  *   pipe     the chunked backward's pipelining (H = 1, HV = 3 on two threads:
  *            OpenMP tasks over a ring of workspaces) gives the one-thread
  *            gradients bit for bit (double, single, bf16), and stops cleanly
@@ -1449,15 +1451,16 @@ static void poison_pool(void)
   const int held = la_pool_enter();
 #pragma omp parallel
   {
-    int shared;
-    for (shared = 0; shared < 2; shared++) {
+    int kind;
+    for (kind = LA_POOL_THREAD; kind <= LA_POOL_FRAME; kind++) {
       double *x = NULL;
       ptrdiff_t i;
 #pragma omp master
-      x = shared ? la_pool_get(held, 1, n, sizeof(double)) : NULL;
-      if (!shared) x = la_pool_get(held, 0, n, sizeof(double));
+      x = kind != LA_POOL_THREAD ? la_pool_get(held, kind, n, sizeof(double)) : NULL;
+      if (kind == LA_POOL_THREAD) x = la_pool_get(held, kind, n, sizeof(double));
       for (i = 0; x && i < n; i++) x[i] = NAN;
-      if (x) la_pool_put(held, shared, x);
+      if (x) la_pool_put(held, kind, x);
+#pragma omp barrier
     }
   }
   la_pool_leave(held);
@@ -1526,6 +1529,41 @@ static void test_pool_class(const tprob *S, const tprob *L, int dbl)
   for (i = 0; i < 4; i++) free_result(&xc[i]);
 }
 
+/* The transformed inputs (UseQKL2Norm, GateInKernel, BetaSigmoid) and the
+ * backward's per-value-head dq, dk come from the pool's frame buffer: the
+ * pool holds at least their size more after calls with the transforms than
+ * after the same calls without; and a NaN-filled pool gives the fresh
+ * call's bits. */
+static void test_pool_frame(void)
+{
+  static const tcfg plain = {"frame plain", 1, 16, 12, 300, 1, 2, 4, .h0 = 1};
+  static const tcfg tr = {"frame transforms", 1, 16, 12, 300, 1, 2, 4, .l2 = 1, .gik = 1,
+                          .dtb = 1, .bsig = 1, .h0 = 1};
+  tprob A, B;
+  tresult ra, rb, rb2;
+  size_t bytes_plain, bytes_tr, frame;
+  int ok;
+  make_problem(&plain, &A);
+  make_problem(&tr, &B);
+  /* 2 q, k normalised + their 1/norms, the gates, beta (the backward's
+   * dq, dk per value head: in both) */
+  frame = sizeof(double) * (size_t)(2 * B.nq + 2 * B.p.T * B.p.H * B.p.B + B.ng + B.nb);
+  la_release();
+  run_paths(&A, 1, &ra);
+  bytes_plain = la_pool_bytes();
+  la_release();
+  run_paths(&B, 1, &rb);
+  bytes_tr = la_pool_bytes();
+  poison_pool();
+  run_paths(&B, 1, &rb2);
+  ok = ra.rc == 0 && rb.rc == 0 && bytes_tr >= bytes_plain + frame && same_result(&B, &rb, &rb2);
+  report(ok, "pool  the transforms' inputs in the pool's frame (double): %zu bytes held with "
+         "them, %zu without (frame %zu); a NaN-filled pool gives the same bits",
+         bytes_tr, bytes_plain, frame);
+  free_result(&ra); free_result(&rb); free_result(&rb2);
+  free_problem(&A); free_problem(&B);
+}
+
 /* A buffer above LA_POOL_KEEP ends with its call; la_release empties the
  * pool.  (The 256 MB block is never touched: no pages are faulted in.) */
 static void test_pool_limits(void)
@@ -1535,12 +1573,12 @@ static void test_pool_limits(void)
   int held;
   la_release();
   held = la_pool_enter();
-  x = la_pool_get(held, 1, (ptrdiff_t)LA_POOL_KEEP + 1, 1);
+  x = la_pool_get(held, LA_POOL_SHARED, (ptrdiff_t)LA_POOL_KEEP + 1, 1);
   before = la_pool_bytes();
-  la_pool_put(held, 1, x);
+  la_pool_put(held, LA_POOL_SHARED, x);
   after = la_pool_bytes();
-  x = la_pool_get(held, 0, 1000, 1);
-  la_pool_put(held, 0, x);
+  x = la_pool_get(held, LA_POOL_THREAD, 1000, 1);
+  la_pool_put(held, LA_POOL_THREAD, x);
   la_pool_leave(held);
   la_release();
   released = la_pool_bytes();
@@ -1566,11 +1604,14 @@ static void test_pool(void)
   free_problem(&S);
   free_problem(&L);
   test_pool_limits();
+  test_pool_frame();
 }
 
 /* ---- worker placement (la_spread_*) ----------------------------------------------- */
 
 #if defined(__linux__) && defined(_OPENMP)
+#include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -1622,12 +1663,62 @@ static void test_spread_api(void)
   unsetenv("LA_NO_SPREAD");
 }
 
+/* 1 if every thread of the process is allowed exactly the CPUs of mask. */
+static int spread_all_masks(const cpu_set_t *mask, int *nthreads)
+{
+  DIR *d = opendir("/proc/self/task");
+  struct dirent *e;
+  int ok = d != NULL;
+  *nthreads = 0;
+  while (ok && (e = readdir(d)) != NULL) {
+    cpu_set_t m;
+    const pid_t tid = (pid_t)atoi(e->d_name);
+    if (tid <= 0) continue;
+    /* a thread that ended since readdir saw it has no mask to check */
+    if (sched_getaffinity(tid, sizeof m, &m) != 0) continue;
+    ok = CPU_EQUAL(&m, mask);
+    ++*nthreads;
+  }
+  if (d) closedir(d);
+  return ok;
+}
+
+typedef struct {
+  const tprob *L;
+  const cpu_set_t *mask;
+  int ok, nthreads;
+} spread_fresh;
+
+/* On a thread of its own: a new OpenMP team, whose workers the runtime
+ * creates in the first region of the first call -- the chunked forward,
+ * which places its workers (a call large enough, la_spread_for). */
+static void *spread_fresh_team(void *arg)
+{
+  spread_fresh *f = (spread_fresh *)arg;
+  double *o = NULL, *ht = NULL;
+  tresult r;
+  const int rc = core_fwd(&f->L->p, f->L, &f->L->in, 1, 1, 1, &o, &ht);
+  free(o);
+  free(ht);
+  run_paths(f->L, 1, &r);
+  f->ok = rc == 0 && r.rc == 0 && spread_all_masks(f->mask, &f->nthreads);
+  free_result(&r);
+  return NULL;
+}
+
 /* A parallel call (the pool test's big problem) with and without placement:
- * the same bits, and no worker keeps a pinned mask. */
+ * the same bits; and after the calls, of this thread's team and of a team
+ * created during a call, no thread keeps a pinned mask (a worker created
+ * while the caller was held on its CPU used to inherit that one CPU). */
 static void test_spread_results(void)
 {
+  static const tcfg fresh_cfg = {"spread fresh", 1, 32, 30, 700, 1, 4, 1, .h0 = 1};
   tprob L;
   tresult off, on1, on2;
+  cpu_set_t mask;
+  spread_fresh f;
+  pthread_t th;
+  int n = 0, ok;
   make_problem(&parallel_cfg, &L);
   setenv("LA_NO_SPREAD", "1", 1);
   run_paths(&L, 1, &off);
@@ -1637,6 +1728,18 @@ static void test_spread_results(void)
   report(same_result(&L, &off, &on1) && same_result(&L, &off, &on2),
          "spread  every path with and without worker placement (double): same bits");
   free_result(&off); free_result(&on1); free_result(&on2);
+  free_problem(&L);
+  /* the fresh team's first region must be the forward's own: no l2norm
+   * pass before it (that region places nothing) */
+  make_problem(&fresh_cfg, &L);
+  ok = sched_getaffinity(0, sizeof mask, &mask) == 0 && spread_all_masks(&mask, &n);
+  f.L = &L;
+  f.mask = &mask;
+  f.ok = 0;
+  f.nthreads = 0;
+  ok = ok && pthread_create(&th, NULL, spread_fresh_team, &f) == 0 && pthread_join(th, NULL) == 0;
+  report(ok && f.ok, "spread  after the calls every thread has the process's mask again "
+         "(%d threads; then %d with a second team made during a call)", n, f.nthreads);
   free_problem(&L);
 }
 
