@@ -118,6 +118,7 @@ typedef struct {
   real_t *Sr;                  /* 'Emulate': the rounded states (else NULL) */
   ptrdiff_t slot_elems, items, ipb, nib, wn, ncb, nvb;
   int pooled;                  /* this call holds the pool (la_pool_enter) */
+  int fuse;                    /* UseQKL2Norm, GateInKernel chunk by chunk (chunk_fwd_transform) */
   /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
    * nvb: blocks of value columns in the state pass */
 } LA_FN(chunk_fwd_ctx);
@@ -152,6 +153,41 @@ static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_wi
   return LA_FN(cfwd_slot_at)(x->p, x->slots + x->slot_elems * at);
 }
 
+/* The elements after the chunk workspace that chunk_fwd_transform uses:
+ * q and k normalised (K x C each), their factors (C), the gates (GD x C). */
+static ptrdiff_t LA_FN(chunk_fwd_transform_size)(const la_problem *p)
+{
+  const ptrdiff_t K = p->K, C = p->chunk;
+  return (2 * K + 1 + la_gate_dim(p)) * C;
+}
+
+/* UseQKL2Norm and GateInKernel of c steps of value head hv, from the raw
+ * q, k, g of the chunk into buf (chunk_fwd_transform_size elements); q, k,
+ * g then point there.  The same functions as la_prep_fwd, column by column
+ * and row by row: the same bits as transforming the whole call first, and
+ * no pass over the whole inputs and no buffers of their size (a forward
+ * with both at T = 2048, H = 4, K = V = 128: docs/performance.md, "The
+ * in-kernel transforms"). */
+static void LA_FN(chunk_fwd_transform)(const LA_FN(chunk_fwd_ctx) *x, ptrdiff_t hv, ptrdiff_t c,
+                                       real_t *buf, const real_t **q, const real_t **k,
+                                       const real_t **g)
+{
+  const la_problem *p = x->p;
+  const ptrdiff_t K = p->K, C = p->chunk, GD = la_gate_dim(p);
+  real_t *qn = buf, *kn = qn + K * C, *r = kn + K * C, *gn = r + C;
+  if (p->qk_l2norm) {
+    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *q, qn, r, 0);
+    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *k, kn, r, 0);
+    *q = qn;
+    *k = kn;
+  }
+  if (p->gate_in_kernel) {
+    const real_t *al = (const real_t *)x->io->A_log, *db = (const real_t *)x->io->dt_bias;
+    LA_FN(la_gate_span)(p, al ? LA_EXP(al[hv]) : 1, db ? db + GD * hv : NULL, *g, gn, c);
+    *g = gn;
+  }
+}
+
 /* Phase 0: the intra-chunk work of chunk ci of one item into its slot. */
 static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
                                    ptrdiff_t item, ptrdiff_t ci, real_t *buf, int *status)
@@ -162,13 +198,14 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it.s, ci, C);
   const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
+  const real_t *q = it.q + K * t0, *k = it.k + K * t0, *g = it.g + GD * t0;
   LA_FN(chunk_ws) ws;
 
   if (t0 >= it.s.len) return;
   LA_FN(chunk_ws_carve)(p, &buf, &ws);
+  if (x->fuse) LA_FN(chunk_fwd_transform)(x, hv, c, buf, &q, &k, &g);
   ws.QG = sl.QG; ws.KC = sl.KC; ws.w = sl.w; ws.u = sl.u; ws.Aqk = sl.Aqk;
-  LA_FN(chunk_intra)(p, c, it.q + K * t0, it.k + K * t0, it.v + V * t0, it.g + GD * t0,
-                     it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
+  LA_FN(chunk_intra)(p, c, q, k, it.v + V * t0, g, it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
   if (x->aux && x->aux->cond) { /* cond_1 (I + A_raw) of the chunk (aux.cond) */
     real_t *inv = la_alloc(C * C, sizeof(real_t));
     if (!inv) {
@@ -322,7 +359,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   const la_problem *p = &pc;
   LA_FN(la_prep) pp;
   LA_FN(chunk_fwd_ctx) x;
-  ptrdiff_t *first, nfirst, n, maxnc = 1, bytes;
+  ptrdiff_t *first, nfirst, n, maxnc = 1, bytes, ws_elems = LA_FN(chunk_ws_size)(p, 0);
   int rc;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
@@ -334,8 +371,13 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     if (first[n + 1] - first[n] > maxnc) maxnc = first[n + 1] - first[n];
   memset(&x, 0, sizeof x);
   x.items = p->N * p->HV;
-  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, &pp);
-  if (rc == LA_OK && (!LA_FN(chunk_fwd_plan)(p, maxnc, &x) ||
+  /* with aux, the transforms first (aux reads the gates of the whole call) */
+  x.fuse = !aux && (p->qk_l2norm || p->gate_in_kernel);
+  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, x.fuse,
+                          &pp);
+  if (x.fuse && (ws_elems < 0 || !la_add(ws_elems, LA_FN(chunk_fwd_transform_size)(p), &ws_elems)))
+    ws_elems = -1;
+  if (rc == LA_OK && (ws_elems < 0 || !LA_FN(chunk_fwd_plan)(p, maxnc, &x) ||
                       !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))
     rc = LA_ENOMEM;
   if (rc == LA_OK) {
@@ -344,7 +386,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     x.io = io;
     x.aux = aux;
     x.first = first;
-    rc = LA_FN(la_for_phases)(p, LA_FN(chunk_ws_size)(p, 0), bytes, x.nib * x.ncb,
+    rc = LA_FN(la_for_phases)(p, ws_elems, bytes, x.nib * x.ncb,
                               LA_FN(chunk_fwd_ntasks), LA_FN(chunk_fwd_task), &x);
   }
   if (x.slots) la_pool_put(x.pooled, LA_POOL_SHARED, x.slots);

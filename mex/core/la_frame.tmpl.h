@@ -41,18 +41,21 @@ static void LA_FN(la_prep_free)(LA_FN(la_prep) *pp)
 }
 
 /* Apply the transforms p asks for, with nextra more elements for the
- * caller in pp->extra.  With T = 0 there is nothing to transform (and
+ * caller in pp->extra; with per_chunk, not UseQKL2Norm and GateInKernel:
+ * the caller applies them chunk by chunk (the chunked forward,
+ * la_chunk_fwd.tmpl.h) and q, k, g stay the raw inputs.  With T = 0 there is nothing to transform (and
  * nothing is allocated).  LA_OK, LA_ENOMEM, or LA_EARG for a GateInKernel
  * call without A_log and without a lower bound. */
 static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k, const void *g,
                               const void *beta, const void *A_log, const void *dt_bias,
-                              ptrdiff_t nextra, LA_FN(la_prep) *pp)
+                              ptrdiff_t nextra, int per_chunk, LA_FN(la_prep) *pp)
 {
   const ptrdiff_t nqk = p->K * p->T * p->H * p->B;   /* elements of q (checked) */
   const ptrdiff_t ncol = p->T * p->H * p->B;         /* columns of q   */
   const ptrdiff_t ngate = la_gate_dim(p) * p->T * p->HV * p->B;
   const ptrdiff_t nsteps = p->T * p->HV * p->B;      /* elements of beta */
-  const ptrdiff_t l2 = p->qk_l2norm != 0, gik = p->gate_in_kernel != 0, bsig = p->beta_sigmoid != 0;
+  const ptrdiff_t l2 = p->qk_l2norm && !per_chunk, gik = p->gate_in_kernel && !per_chunk,
+                  bsig = p->beta_sigmoid != 0;
   ptrdiff_t total;
   LA_FN(la_prep) *w = pp;
   real_t *buf;
@@ -62,7 +65,8 @@ static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k,
   pp->g = (const real_t *)g;
   pp->beta = (const real_t *)beta;
   if (p->T == 0) return LA_OK;
-  if (gik && !A_log && !p->has_lower_bound) return LA_EARG; /* only the lb form may omit A_log */
+  /* only the lb form may omit A_log */
+  if (p->gate_in_kernel && !A_log && !p->has_lower_bound) return LA_EARG;
   LA_WS_TOTAL(LA_PREP_WS, &total);
   if (total < 0) return LA_ENOMEM;
   if (total == 0) return LA_OK;
@@ -112,7 +116,7 @@ static int LA_FN(la_bwd_start)(const la_problem *p, const la_bwd_io *io, LA_FN(l
   f->dk = (real_t *)io->dk;
   if (p->HV != p->H && (!la_mul4(p->K, p->T, p->HV, p->B, &n) || !la_add(n, n, &n2)))
     return LA_ENOMEM;
-  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, n2, &f->pp);
+  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, n2, 0, &f->pp);
   if (rc || p->HV == p->H || n == 0) return rc;
   f->dq = f->pp.extra;
   f->dk = f->pp.extra + n;

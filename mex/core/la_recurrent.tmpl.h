@@ -181,7 +181,7 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
   LA_FN(rec_ctx) x;
   int rc;
 
-  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, &pp);
+  rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, 0, &pp);
   if (rc) return rc;
   memset(&x, 0, sizeof x);
   x.p = p;

@@ -10,6 +10,32 @@
  * a lower bound (la_prep_fwd), and then no dA_log is written.
  */
 
+/* g_used of n consecutive steps of value head hv (GD gates each, from gr
+ * to gu); A = exp(A_log(hv)) (1 without A_log), dbh = dt_bias of hv or
+ * NULL.  Row by row, so that every element takes the same vector or scalar
+ * code wherever the span starts (the chunked forward transforms chunk by
+ * chunk, la_chunk_fwd.tmpl.h: the same bits as the whole call at once). */
+static void LA_FN(la_gate_span)(const la_problem *p, real_t A, const real_t *dbh, const real_t *gr,
+                                real_t *gu, ptrdiff_t n)
+{
+  const ptrdiff_t GD = la_gate_dim(p);
+  const real_t lb = (real_t)p->lower_bound;
+  ptrdiff_t t, i;
+  for (t = 0; t < n; t++) {
+    const ptrdiff_t o = GD * t;
+    /* one loop per form, each without branches: vectorised (libmvec) */
+    if (p->has_lower_bound) {
+#pragma omp simd
+      for (i = 0; i < GD; i++)
+        gu[o + i] = lb * LA_FN(la_sigmoid)(A * (gr[o + i] + (dbh ? dbh[i] : 0)));
+    } else {
+#pragma omp simd
+      for (i = 0; i < GD; i++)
+        gu[o + i] = -A * LA_FN(la_softplus)(gr[o + i] + (dbh ? dbh[i] : 0));
+    }
+  }
+}
+
 static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real_t *al,
                                const real_t *db, real_t *gu)
 {
@@ -17,23 +43,12 @@ static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real
   ptrdiff_t hv;
 #pragma omp parallel for schedule(static) if (!la_small_call(p))
   for (hv = 0; hv < p->HV; hv++) {
-    const real_t A = al ? LA_EXP(al[hv]) : 1, lb = (real_t)p->lower_bound;
-    const real_t *dbh = db ? db + GD * hv : NULL;
-    ptrdiff_t b, t, i;
-    for (b = 0; b < p->B; b++)
-      for (t = 0; t < p->T; t++) {
-        const ptrdiff_t o = GD * (t + p->T * (hv + p->HV * b));
-        /* one loop per form, each without branches: vectorised (libmvec) */
-        if (p->has_lower_bound) {
-#pragma omp simd
-          for (i = 0; i < GD; i++)
-            gu[o + i] = lb * LA_FN(la_sigmoid)(A * (gr[o + i] + (dbh ? dbh[i] : 0)));
-        } else {
-#pragma omp simd
-          for (i = 0; i < GD; i++)
-            gu[o + i] = -A * LA_FN(la_softplus)(gr[o + i] + (dbh ? dbh[i] : 0));
-        }
-      }
+    const real_t A = al ? LA_EXP(al[hv]) : 1;
+    ptrdiff_t b;
+    for (b = 0; b < p->B; b++) {
+      const ptrdiff_t o = GD * p->T * (hv + p->HV * b);
+      LA_FN(la_gate_span)(p, A, db ? db + GD * hv : NULL, gr + o, gu + o, p->T);
+    }
   }
 }
 

@@ -17,6 +17,8 @@
  *   chunk    la_chunk_fwd_* / la_chunk_bwd_* against the recurrent results for
  *            chunk sizes 1, 7, 16, 64 with T not a multiple of them, plus the
  *            'Intermediates' quantities of docs/api.md.
+ *   fused    the chunked forward's transforms chunk by chunk (no aux) give
+ *            the bits of transforming the whole call first (with aux)
  *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
  *   misc     NULL ht / dht / dh0 (not wanted / zero), T = 0
  *   check    every refusal of la_problem_check, its defaults and chunk
@@ -437,6 +439,10 @@ static void cin_free(cin *c)
 }
 
 /* path: 0 recurrent, 1 chunked.  want_ht 0: ht not requested (NULL). */
+/* The intermediates core_fwd asks for (chunked path), NULL: none; set only
+ * by test_fused_transforms. */
+static const la_chunk_aux *core_fwd_aux;
+
 static int core_fwd(const la_problem *p, const tprob *P, const tin *in, int dbl, int path,
                     int want_ht, double **o, double **ht)
 {
@@ -452,7 +458,7 @@ static int core_fwd(const la_problem *p, const tprob *P, const tin *in, int dbl,
   if (path == 0)
     rc = dbl ? la_recurrent_fwd_d(p, &io) : la_recurrent_fwd_s(p, &io);
   else
-    rc = dbl ? la_chunk_fwd_d(p, &io, NULL) : la_chunk_fwd_s(p, &io, NULL);
+    rc = dbl ? la_chunk_fwd_d(p, &io, core_fwd_aux) : la_chunk_fwd_s(p, &io, core_fwd_aux);
   *o = from_class(io.o, P->nv, dbl);
   *ht = from_class(io.ht, P->ns, dbl);
   cin_free(&c);
@@ -2006,6 +2012,40 @@ static void test_map_bwd(const tcfg *c, const tprob *P)
   free(dP);
 }
 
+/* The chunked forward applies UseQKL2Norm and GateInKernel chunk by chunk
+ * when no intermediates are asked for, else to the whole call first
+ * (la_chunk_fwd.tmpl.h): the same bits either way -- K not a multiple of
+ * the vector length, grouped value heads, CuSeqlens, both gate forms. */
+static void test_fused_transforms(void)
+{
+  static const tcfg cfgs_f[] = {
+    {"kda all", 1, 20, 12, 150, 2, 4, 1, .ncu = 3, CU(0, 70, 150), .l2 = 1, .gik = 1,
+     .dtb = 1, .bsig = 1, .h0 = 1},
+    {"kda lower bound", 1, 16, 16, 130, 1, 1, 1, .gik = 1, .dtb = 1, .lb = 1, .h0 = 1},
+    {"gdn l2 gik", 0, 24, 8, 97, 1, 2, 2, .l2 = 1, .gik = 1, .h0 = 1},
+  };
+  const la_chunk_aux none = {0};
+  int i, dbl;
+  for (i = 0; i < (int)(sizeof cfgs_f / sizeof cfgs_f[0]); i++)
+    for (dbl = 1; dbl >= 0; dbl--) {
+      tprob P;
+      double *o1 = NULL, *h1 = NULL, *o2 = NULL, *h2 = NULL;
+      int rc1, rc2;
+      make_problem(&cfgs_f[i], &P);
+      P.p.chunk = 32;
+      core_fwd_aux = NULL;
+      rc1 = core_fwd(&P.p, &P, &P.in, dbl, 1, 1, &o1, &h1);
+      core_fwd_aux = &none;
+      rc2 = core_fwd(&P.p, &P, &P.in, dbl, 1, 1, &o2, &h2);
+      core_fwd_aux = NULL;
+      report(rc1 == LA_OK && rc2 == LA_OK && same_bits(o1, o2, P.nv) && same_bits(h1, h2, P.ns),
+             "fused %-28s chunk_fwd_%s: transforms per chunk = whole call first, bit for bit",
+             cfgs_f[i].name, cls(dbl));
+      free(o1); free(h1); free(o2); free(h2);
+      free_problem(&P);
+    }
+}
+
 /* a smaller copy of a configuration for --quick (same code paths) */
 static tcfg shrink(tcfg c)
 {
@@ -2085,6 +2125,7 @@ int main(int argc, char **argv)
     test_interrupt(&ic, &P);
     free_problem(&P);
   }
+  test_fused_transforms();
   test_problem_check();
   test_entry_refusal();
   test_sizes();
