@@ -118,7 +118,7 @@ typedef struct {
   real_t *Sr;                  /* 'Emulate': the rounded states (else NULL) */
   ptrdiff_t slot_elems, items, ipb, nib, wn, ncb, nvb;
   int pooled;                  /* this call holds the pool (la_pool_enter) */
-  int fuse;                    /* UseQKL2Norm, GateInKernel chunk by chunk (chunk_fwd_transform) */
+  int fuse;                    /* transforms chunk by chunk (chunk_fwd_transform) */
   /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
    * nvb: blocks of value columns in the state pass */
 } LA_FN(chunk_fwd_ctx);
@@ -154,11 +154,15 @@ static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_wi
 }
 
 /* The elements after the chunk workspace that chunk_fwd_transform uses:
- * q and k normalised (K x C each), their factors (C), the gates (GD x C). */
+ * q and k normalised (K x C each), their factors (C), the gates (GD x C);
+ * -1 on overflow. */
 static ptrdiff_t LA_FN(chunk_fwd_transform_size)(const la_problem *p)
 {
-  const ptrdiff_t K = p->K, C = p->chunk;
-  return (2 * K + 1 + la_gate_dim(p)) * C;
+  ptrdiff_t rows = 0, n = 0;
+  return la_add(p->K, p->K, &rows) && la_add(rows, 1 + la_gate_dim(p), &rows) &&
+                 la_mul(rows, p->chunk, &n)
+             ? n
+             : -1;
 }
 
 /* UseQKL2Norm and GateInKernel of c steps of value head hv, from the raw
@@ -375,8 +379,10 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   x.fuse = !aux && (p->qk_l2norm || p->gate_in_kernel);
   rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, x.fuse,
                           &pp);
-  if (x.fuse && (ws_elems < 0 || !la_add(ws_elems, LA_FN(chunk_fwd_transform_size)(p), &ws_elems)))
-    ws_elems = -1;
+  if (x.fuse) {
+    const ptrdiff_t extra = LA_FN(chunk_fwd_transform_size)(p);
+    if (ws_elems < 0 || extra < 0 || !la_add(ws_elems, extra, &ws_elems)) ws_elems = -1;
+  }
   if (rc == LA_OK && (ws_elems < 0 || !LA_FN(chunk_fwd_plan)(p, maxnc, &x) ||
                       !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))
     rc = LA_ENOMEM;

@@ -43,9 +43,10 @@ static void LA_FN(la_prep_free)(LA_FN(la_prep) *pp)
 /* Apply the transforms p asks for, with nextra more elements for the
  * caller in pp->extra; with per_chunk, not UseQKL2Norm and GateInKernel:
  * the caller applies them chunk by chunk (the chunked forward,
- * la_chunk_fwd.tmpl.h) and q, k, g stay the raw inputs.  With T = 0 there is nothing to transform (and
- * nothing is allocated).  LA_OK, LA_ENOMEM, or LA_EARG for a GateInKernel
- * call without A_log and without a lower bound. */
+ * la_chunk_fwd.tmpl.h) and q, k, g stay the raw inputs.  With T = 0 there
+ * is nothing to transform (and nothing is allocated).  LA_OK, LA_ENOMEM,
+ * or LA_EARG for a GateInKernel call without A_log and without a lower
+ * bound. */
 static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k, const void *g,
                               const void *beta, const void *A_log, const void *dt_bias,
                               ptrdiff_t nextra, int per_chunk, LA_FN(la_prep) *pp)

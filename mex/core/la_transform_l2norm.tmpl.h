@@ -13,9 +13,9 @@ static inline real_t LA_FN(la_l2norm_inv_eps)(real_t ss, real_t rm, real_t eps)
 }
 
 /* x / sqrt(||x||^2 + eps) over the first dimension of a K x M array; r =
- * that factor; par: over the threads (else on the calling thread).  With eps = 0 a zero column maps to zero with r = 0; the
- * norm is formed from x / max|x| so that squaring cannot overflow or
- * underflow. */
+ * that factor; par: over the threads (else on the calling thread).  With
+ * eps = 0 a zero column maps to zero with r = 0; the norm is formed from
+ * x / max|x| so that squaring cannot overflow or underflow. */
 static inline void LA_FN(la_l2norm_fwd)(ptrdiff_t K, ptrdiff_t M, double eps_d, const real_t *x,
                                         real_t *y, real_t *r, int par)
 {
