@@ -101,6 +101,7 @@ static void make_problem(const row_spec *r, bench_problem *P)
   la_problem *p = &P->p;
   const ptrdiff_t nq = r->K * r->T * r->H, nv = r->V * r->T * r->H, nb = r->T * r->H;
   const ptrdiff_t ng = (r->kda ? r->K : 1) * nb, ns = r->K * r->V * r->H;
+  const ptrdiff_t nd = (r->kda ? r->K : 1) * r->H; /* dt_bias: GD per head */
   const double ks = 1 / sqrt((double)r->K);
   memset(P, 0, sizeof *P);
   p->K = r->K; p->V = r->V; p->T = r->T; p->H = r->H; p->HV = r->H; p->B = 1; p->N = 1;
@@ -119,13 +120,13 @@ static void make_problem(const row_spec *r, bench_problem *P)
                  [0.001, 0.1]; raw gates in [-1, 1]: gates used of about
                  -0.01 to -0.3, as in the other rows */
     P->f.A_log = P->b.A_log = filled(P, r->H, r->dbl, 0, log(16.0));
-    P->f.dt_bias = P->b.dt_bias = filled(P, (r->kda ? r->K : 1) * r->H, r->dbl, -6.9, 4.6);
+    P->f.dt_bias = P->b.dt_bias = filled(P, nd, r->dbl, -6.9, 4.6);
     P->f.g = P->b.g = filled(P, ng, r->dbl, -1, 2);
   }
   if (!r->bwd) return;
   if (r->tr) {
     P->b.dA_log = filled(P, r->H, r->dbl, 0, 0);
-    P->b.ddt_bias = filled(P, (r->kda ? r->K : 1) * r->H, r->dbl, 0, 0);
+    P->b.ddt_bias = filled(P, nd, r->dbl, 0, 0);
   }
   P->b.dout = filled(P, nv, r->dbl, -1, 2);
   P->b.dht = filled(P, ns, r->dbl, -1, 2);

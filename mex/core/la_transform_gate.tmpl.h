@@ -72,6 +72,7 @@ static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real
     real_t sA = 0, bA = 0;          /* total and block partial of dA_log */
     real_t *sb = ddb + GD * hv;     /* totals of ddt_bias                */
     ptrdiff_t b, t, i, cnt = 0;
+    const real_t *dbh = db ? db + GD * hv : NULL;
     real_t *blk = la_alloc(GD, sizeof(real_t)); /* NULL: unblocked sums */
     real_t *acc = blk ? blk : sb;
     for (i = 0; i < GD; i++) sb[i] = 0;
@@ -82,16 +83,17 @@ static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real
         if (p->has_lower_bound) { /* sigmoid' = s(z) s(-z): no 1 - s cancellation */
 #pragma omp simd reduction(+ : bA)
           for (i = 0; i < GD; i++) {
-            const real_t x = gr[o + i] + (db ? db[i + GD * hv] : 0), d = dg[o + i];
+            const real_t x = gr[o + i] + (dbh ? dbh[i] : 0), d = dg[o + i];
             const real_t ds = lb * LA_FN(la_sigmoid)(A * x) * LA_FN(la_sigmoid)(-A * x);
-            dg[o + i] = d * ds * A;
-            acc[i] += d * ds * A;
-            bA += d * ds * A * x;
+            const real_t dx = d * ds * A;
+            dg[o + i] = dx;
+            acc[i] += dx;
+            bA += dx * x;
           }
         } else {
 #pragma omp simd reduction(+ : bA)
           for (i = 0; i < GD; i++) {
-            const real_t x = gr[o + i] + (db ? db[i + GD * hv] : 0), d = dg[o + i];
+            const real_t x = gr[o + i] + (dbh ? dbh[i] : 0), d = dg[o + i];
             const real_t dx = d * (-A * LA_FN(la_sigmoid)(x));
             dg[o + i] = dx;
             acc[i] += dx;
