@@ -7,7 +7,8 @@
 #                  the machine's BLAS kernels and again with OpenBLAS's AVX2
 #                  (Haswell) kernels, and the time the GEMMs take inside
 #                  the chunked rows (bench_core_blas: the core built with
-#                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called
+#                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called,
+#                  and the forward's stages' shares of its time
 #   make bench-goals  only the rows of the goals, ROUNDS rounds (default 5)
 #                  with both kernel sets: each goal's median over the
 #                  rounds, its range and the rounds met
@@ -29,6 +30,24 @@ $(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 $(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+
+# The bench driver itself under ASan + UBSan (part of make test): one rep of
+# every chunked row of bench_core_blas, both of its tables; it reads nothing
+# of the timings, only that each row ran and the driver is clean.
+$(BUILD)/bench_core_san: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -fno-omit-frame-pointer -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+
+.PHONY: test-bench-sanitize
+test-bench-sanitize: deps $(BUILD)/bench_core_san
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/bench_core_san 1 64 \
+	  > $(BUILD)/bench_core_san.out
+	@! grep -q '| error' $(BUILD)/bench_core_san.out
+	@grep -q "Where the forward's time goes" $(BUILD)/bench_core_san.out
+	@echo "bench_core under ASan/UBSan: $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san.out) table rows, clean"
+
+TEST_STEPS += test-bench-sanitize
 
 bench-c: deps $(BENCH_CORE) $(BENCH_CORE_BLAS)
 	$(BENCH_CORE) $(BENCH_REPS)

@@ -22,6 +22,10 @@
  * ratio to the gemm.  The decode rows (T = 1) compare a call with the
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
  *
+ * Built with -DLA_TIME_BLAS (bench_core_blas) it prints instead, for the
+ * chunked rows, the time their GEMMs take and the forward's stages
+ * (la_flops.h).
+ *
  * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals]   (defaults
  * 9, 1024, all; decode, idle, goals: only the decode rows, only the calls
  * after idle, only the rows of the goals -- validation/run_bench_goals.m
@@ -54,11 +58,15 @@ typedef struct {
                          shows what the transforms cost */
 } row_spec;
 
+/* The arrays of one problem: inputs, outputs, gradients (21 for a
+ * forward + backward with the transforms). */
+#define BENCH_MAX_ARRAYS 24
+
 typedef struct {
   la_problem p;
   la_fwd_io f;
   la_bwd_io b;
-  void *mem[20];
+  void *mem[BENCH_MAX_ARRAYS];
   int nmem;
 } bench_problem;
 
@@ -88,6 +96,7 @@ static void *filled(bench_problem *P, ptrdiff_t n, int dbl, double lo, double sp
   void *x = malloc((size_t)n * (dbl ? sizeof(double) : sizeof(float)));
   ptrdiff_t i;
   if (!x) { fprintf(stderr, "bench_core: out of memory\n"); exit(2); }
+  if (P->nmem == BENCH_MAX_ARRAYS) { fprintf(stderr, "bench_core: BENCH_MAX_ARRAYS too small\n"); exit(2); }
   for (i = 0; i < n; i++) {
     const double r = lo + span * (double)rand() / RAND_MAX;
     if (dbl) ((double *)x)[i] = r; else ((float *)x)[i] = (float)r;
@@ -208,6 +217,12 @@ static void gemm_init(gemm_ref *g, ptrdiff_t n)
   }
 }
 
+static void gemm_free(gemm_ref *g)
+{
+  free(g->as); free(g->bs); free(g->cs);
+  free(g->ad); free(g->bd); free(g->cd);
+}
+
 /* Timings of one row: median, min, max of the row, the median rate of the
  * settled gemm of the same reps and the median ratio of the gemm started
  * right after the row to it. */
@@ -215,16 +230,19 @@ typedef struct {
   double med, lo, hi, gemm_gf, next;
   double pair_med, pair_lo, pair_hi; /* the ratio rep by rep: row time against its own gemm */
   double blas; /* built with LA_TIME_BLAS: median seconds in gemm, summed over threads */
+  double stage[LA_ST_COUNT]; /* the same per stage (la_flops.h, la_stage_id) */
   int rc;
 } row_time;
 
 /* Seconds spent in gemm so far, summed over threads: the core built with
  * -DLA_TIME_BLAS (bench_core_blas) adds them up (la_flops.h); 0 otherwise. */
 #ifdef LA_TIME_BLAS
-double la_blas_seconds;
+double la_blas_seconds, la_stage_seconds[LA_ST_COUNT];
 static double blas_seconds(void) { return la_blas_seconds; }
+static double stage_seconds(int s) { return la_stage_seconds[s]; }
 #else
 static double blas_seconds(void) { return 0; }
+static double stage_seconds(int s) { return (void)s, 0; }
 #endif
 
 /* OpenBLAS's pthread workers keep spinning for about 0.1 s after a
@@ -248,9 +266,9 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
   bench_problem P;
   const double gemm_flops = 2.0 * (double)(g->n * g->n) * (double)g->n;
   const double pair = row_flops(r) / gemm_flops; /* tr below: gemm time / row time */
-  double t[256], tg[256], tn[256], tb[256], tr[256];
+  double t[256], tg[256], tn[256], tb[256], tr[256], ts[LA_ST_COUNT][256];
   row_time out;
-  int i;
+  int i, st;
   make_problem(r, &P);
   out.rc = run_row(r, &P); /* warm-up: workspaces, BLAS buffers */
   for (i = 0; i < reps && out.rc == 0; i++) {
@@ -259,10 +277,12 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
     tg[i] = time_gemm(g, r->dbl);
     if (!r->hot) settle();
     tb[i] = blas_seconds();
+    for (st = 0; st < LA_ST_COUNT; st++) ts[st][i] = stage_seconds(st);
     t0 = now();
     out.rc = run_row(r, &P);
     t[i] = now() - t0;
     tb[i] = blas_seconds() - tb[i];
+    for (st = 0; st < LA_ST_COUNT; st++) ts[st][i] = stage_seconds(st) - ts[st][i];
     tn[i] = tg[i] / time_gemm(g, r->dbl); /* rate after the row / settled rate */
     tr[i] = tg[i] / t[i];                  /* times `pair` below: the ratio of this rep */
   }
@@ -273,6 +293,7 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
   out.pair_lo = tr[0] * pair;
   out.pair_hi = tr[reps - 1] * pair;
   out.blas = median(tb, reps);
+  for (st = 0; st < LA_ST_COUNT; st++) out.stage[st] = median(ts[st], reps);
   out.med = median(t, reps);
   out.lo = t[0];
   out.hi = t[reps - 1];
@@ -427,13 +448,62 @@ static void print_row(const row_spec *r, const row_time *t)
 }
 
 #ifdef LA_TIME_BLAS
-/* bench_core_blas: per chunked row, the time its GEMMs take as the core
- * calls them (summed over threads, over the threads), and the ratio the row
- * would reach if everything else took no time: the GEMMs' own ceiling. */
-static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, int reps)
+/* The label of a chunked row in the tables of bench_core_blas. */
+static const char *blas_label(const row_spec *r)
+{
+  if (r->tr) return r->kda ? "kda chunk (transforms)" : "gdn chunk (transforms)";
+  return r->kda ? "kda chunk" : "gdn chunk";
+}
+
+/* Where a forward row's time goes: the stages (la_flops.h, la_stage_id) as
+ * shares of the threads' time, threads x the median call. */
+static void print_stage_table(const row_spec *rows, const row_time *times, size_t nrows)
 {
   const int th = max_threads();
   size_t i;
+  int st;
+  printf("\nWhere the forward's time goes (the same build and runs; the core's stages timed, "
+         "la_flops.h): the median seconds of each stage per call, summed over the threads, as "
+         "a share of %d x the median call.  The intra-chunk phase is split into its stages "
+         "(\"other\": the rest of it: copies, the emulation, the transforms chunk by chunk); "
+         "\"waiting\": the threads' time in neither phase (barriers, the start of the "
+         "region, the transforms of a whole call).  GEMMs run inside \"off-diag\", \"w, u\" "
+         "and \"state pass\".\n\n", th);
+  printf("| row | class | H | K=V | C | intra phase | gating | diag | scale | off-diag | solve "
+         "| w, u | other | state pass | waiting |\n"
+         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (i = 0; i < nrows; i++) {
+    const row_spec *r = &rows[i];
+    const row_time *t = &times[i];
+    const double all = th * t->med;
+    double parts = 0;
+    if (r->hot || r->bwd || strcmp(r->what, "chunk") != 0 || r->T != 2048 || t->rc) continue;
+    printf("| %s | %s | %td | %td | %td | %.2f", blas_label(r), r->dbl ? "double" : "single",
+           r->H, r->K, r->C, t->stage[LA_ST_INTRA] / all);
+    for (st = LA_ST_GATING; st <= LA_ST_WU; st++) {
+      parts += t->stage[st];
+      printf(" | %.2f", t->stage[st] / all);
+    }
+    printf(" | %.2f | %.2f | %.2f |\n", (t->stage[LA_ST_INTRA] - parts) / all,
+           t->stage[LA_ST_STATE] / all,
+           1 - (t->stage[LA_ST_INTRA] + t->stage[LA_ST_STATE]) / all);
+  }
+  fflush(stdout);
+}
+
+/* bench_core_blas: per chunked row, the time its GEMMs take as the core
+ * calls them (summed over threads, over the threads), and the ratio the row
+ * would reach if everything else took no time: the GEMMs' own ceiling;
+ * then where the forward rows' time goes (print_stage_table). */
+static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, int reps)
+{
+  const int th = max_threads();
+  row_time *times = calloc(nrows, sizeof *times);
+  size_t i;
+  if (!times) {
+    fprintf(stderr, "bench_core: out of memory\n");
+    exit(2);
+  }
   printf("Time in BLAS (`bench_core_blas`: the core built with -DLA_TIME_BLAS, each gemm call "
          "timed); kernels: %s; %d threads.  \"in gemm\": median seconds per call spent in "
          "gemm, summed over the threads; \"share\": that over %d x the call's time; \"GEMMs "
@@ -444,21 +514,24 @@ static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, in
          "| GEMMs alone |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (i = 0; i < nrows; i++) {
     const row_spec *r = &rows[i];
-    row_time t;
+    row_time *t = &times[i];
     double gf;
+    t->rc = 1; /* not run */
     if (r->hot || strcmp(r->what, "chunk") != 0 || r->T != 2048) continue;
-    t = time_row(r, g, reps);
-    if (t.rc) {
-      printf("| %s chunk | error %d |\n", r->kda ? "kda" : "gdn", t.rc);
+    *t = time_row(r, g, reps);
+    if (t->rc) {
+      printf("| %s | error %d |\n", blas_label(r), t->rc);
       continue;
     }
     gf = row_flops(r) / 1e9;
-    printf("| %s chunk | %s | %s | %td | %td | %td | %.5f | %.5f | %.2f | %.2f | %.2f |\n",
-           r->kda ? "kda" : "gdn", r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd",
-           r->H, r->K, r->C, t.med, t.blas, t.blas / (th * t.med), gf / t.med / t.gemm_gf,
-           gf / (t.blas / th) / t.gemm_gf);
+    printf("| %s | %s | %s | %td | %td | %td | %.5f | %.5f | %.2f | %.2f | %.2f |\n",
+           blas_label(r), r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd", r->H, r->K,
+           r->C, t->med, t->blas, t->blas / (th * t->med), gf / t->med / t->gemm_gf,
+           gf / (t->blas / th) / t->gemm_gf);
     fflush(stdout);
   }
+  print_stage_table(rows, times, nrows);
+  free(times);
 }
 #endif
 
@@ -507,6 +580,7 @@ int main(int argc, char **argv)
   gemm_init(&g, n);
 #ifdef LA_TIME_BLAS
   print_blas_table(rows, sizeof rows / sizeof rows[0], &g, reps);
+  gemm_free(&g);
   return 0;
 #endif
   print_header(reps, n);
@@ -534,5 +608,6 @@ int main(int argc, char **argv)
            "| back to back |\n|---|---|---|---:|---:|---:|---:|---:|\n", reps, LA_BENCH_SETTLE);
     for (i = 0; i < sizeof idle / sizeof idle[0]; i++) time_idle(&idle[i], reps);
   }
+  gemm_free(&g);
   return 0;
 }

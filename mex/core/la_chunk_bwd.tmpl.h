@@ -150,7 +150,7 @@ static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it,
                                   LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk;
-  const ptrdiff_t nc = (it->s.len + C - 1) / C, c = la_chunk_steps(it->s, ci, C);
+  const ptrdiff_t nc = la_chunks(it->s.len, C), c = la_chunk_steps(it->s, ci, C);
   const real_t *S = st->h + KV * ci;
   const real_t *Sh = LA_FN(chunk_emu_state)(p, S, b->dS, K * V); /* S, or its rounded copy */
   LA_FN(chunk_vnew)(K, V, c, Sh, ws, b->vnew);
@@ -232,7 +232,7 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
   const LA_FN(chunk_bwd_ctx) *x = (const LA_FN(chunk_bwd_ctx) *)ctx;
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, x->f, x->io, n, hv);
-  const ptrdiff_t nc = (it.s.len + p->chunk - 1) / p->chunk, nr = x->ring;
+  const ptrdiff_t nc = la_chunks(it.s.len, p->chunk), nr = x->ring;
   const int defer = nr > 1;
   LA_FN(cbwd_store) st;
   LA_FN(cbwd_ring) ring;
@@ -306,7 +306,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   x.maxnc = 1;
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);
-    if ((s.len + p->chunk - 1) / p->chunk > x.maxnc) x.maxnc = (s.len + p->chunk - 1) / p->chunk;
+    if (la_chunks(s.len, p->chunk) > x.maxnc) x.maxnc = la_chunks(s.len, p->chunk);
   }
   /* pipelined (LA_BWD_RING pairs per item) when some thread would have no
    * item of its own: fewer items than threads, or a last round short of

@@ -6,7 +6,7 @@ ptrdiff_t la_chunk_count(const la_problem *p)
   ptrdiff_t n, total = 0;
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);
-    total += (s.len + p->chunk - 1) / p->chunk;
+    total += la_chunks(s.len, p->chunk);
   }
   return total;
 }

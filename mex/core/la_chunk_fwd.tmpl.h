@@ -248,7 +248,7 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   const la_problem *p = x->p;
   const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
-  const ptrdiff_t nc = (it.s.len + C - 1) / C, vw = v1 - v0;
+  const ptrdiff_t nc = la_chunks(it.s.len, C), vw = v1 - v0;
   real_t *S = x->S + K * V * (item - w.i0), *Sb = S + K * v0;
   real_t *Srb = x->Sr ? x->Sr + K * V * (item - w.i0) + K * v0 : NULL;
   ptrdiff_t ci, i;
@@ -283,11 +283,13 @@ static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t
   const la_fwd_window w = LA_FN(fwd_window)(x, win);
   if (phase == 0) {
     if (la_poll(x->p, status)) return;
-    LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn, w.c0 + task % x->wn, ws, status);
+    LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn,
+                                                 w.c0 + task % x->wn, ws, status));
   } else {
     const ptrdiff_t vb = task % x->nvb, V = x->p->V;
-    LA_FN(chunk_fwd_state)(x, w, w.i0 + task / x->nvb, V * vb / x->nvb, V * (vb + 1) / x->nvb,
-                           status);
+    LA_STAGE(LA_ST_STATE,
+             LA_FN(chunk_fwd_state)(x, w, w.i0 + task / x->nvb, V * vb / x->nvb,
+                                    V * (vb + 1) / x->nvb, status));
   }
 }
 
@@ -300,7 +302,7 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
   first[0] = 0;
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);
-    const ptrdiff_t nc = (s.len + C - 1) / C;
+    const ptrdiff_t nc = la_chunks(s.len, C);
     for (j = 0; aux && aux->chunk_seq && j < nc; j++) {
       aux->chunk_seq[first[n] + j] = n;
       aux->chunk_t0[first[n] + j] = s.t0 + j * C;

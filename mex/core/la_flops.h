@@ -14,6 +14,11 @@
  * LA_BLAS_TOC around every gemm add its wall seconds to la_blas_seconds, a
  * counter the program defines (mex/bench/bench_core.c), summed over
  * threads; it says how much of a call the GEMMs take as they are called.
+ * The same build times the stages of the chunked forward: LA_STAGE(s, ...)
+ * runs its statements and adds their wall seconds to la_stage_seconds[s]
+ * (summed over threads; the stages are those of la_stage_id below, the
+ * shared ones, the gating and the gated products, also when the backward
+ * calls them); bench_core_blas prints where a forward's time goes.
  *
  * Memory needs no hook here: the driver wraps malloc and free at link time
  * (mk/mutants.mk) and prints the peak of the bytes the core holds.
@@ -44,6 +49,37 @@ extern double la_blas_seconds;
 #else
 #define LA_BLAS_TIC ((void)0)
 #define LA_BLAS_TOC ((void)0)
+#endif
+
+/* The stages LA_STAGE times (bench_core.c names them in this order). */
+typedef enum {
+  LA_ST_INTRA,   /* a chunk's intra-chunk phase (task), all of it */
+  LA_ST_GATING,  /* decays, QG, KG, KC (chunk_gating) */
+  LA_ST_DIAG,    /* the diagonal sub-blocks of the gated products */
+  LA_ST_SCALE,   /* the scaled copies of the off-diagonal sub-blocks */
+  LA_ST_OFFDIAG, /* their GEMMs and the copy into Aqk, M */
+  LA_ST_SOLVE,   /* A_raw and the triangular solve */
+  LA_ST_WU,      /* w = A KG and u = A v (GEMMs) */
+  LA_ST_STATE,   /* the state pass of a block of value columns (task) */
+  LA_ST_COUNT
+} la_stage_id;
+
+#if defined(LA_TIME_BLAS) && defined(_OPENMP)
+extern double la_stage_seconds[LA_ST_COUNT];
+#define LA_STAGE(s, ...)                                      \
+  do {                                                        \
+    const double la_stage_t0_ = omp_get_wtime();              \
+    __VA_ARGS__;                                              \
+    {                                                         \
+      const double la_stage_dt_ = omp_get_wtime() - la_stage_t0_; \
+      _Pragma("omp atomic") la_stage_seconds[s] += la_stage_dt_;  \
+    }                                                         \
+  } while (0)
+#else
+#define LA_STAGE(s, ...) \
+  do {                   \
+    __VA_ARGS__;         \
+  } while (0)
 #endif
 
 #endif

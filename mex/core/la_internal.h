@@ -76,6 +76,12 @@ static inline la_seq la_seq_of(const la_problem *p, ptrdiff_t n)
   return s;
 }
 
+/* Chunks of C steps in len steps (the last one shorter; none if len is 0). */
+static inline ptrdiff_t la_chunks(ptrdiff_t len, ptrdiff_t C)
+{
+  return (len + C - 1) / C;
+}
+
 /* Steps of chunk ci (C steps each, the last one shorter) of sequence s. */
 static inline ptrdiff_t la_chunk_steps(la_seq s, ptrdiff_t ci, ptrdiff_t C)
 {

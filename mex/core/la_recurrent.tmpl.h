@@ -32,7 +32,7 @@ typedef struct {
 static ptrdiff_t LA_FN(rec_ws_size)(const la_problem *p, int backward, ptrdiff_t maxlen)
 {
   const ptrdiff_t K = p->K, V4 = la_pad4(p->V), C = p->chunk;
-  const ptrdiff_t nck = (maxlen + C - 1) / C, segn = C < maxlen ? C : (maxlen > 0 ? maxlen : 1);
+  const ptrdiff_t nck = la_chunks(maxlen, C), segn = C < maxlen ? C : (maxlen > 0 ? maxlen : 1);
   ptrdiff_t total;
   if (backward) LA_WS_TOTAL(LA_REC_BWD_WS, &total);
   else LA_WS_TOTAL(LA_REC_STEP_WS, &total);
@@ -43,7 +43,7 @@ static void LA_FN(rec_ws_carve)(const la_problem *p, int backward, ptrdiff_t max
                                 LA_FN(rec_ws) *w)
 {
   const ptrdiff_t K = p->K, V4 = la_pad4(p->V), C = p->chunk;
-  const ptrdiff_t nck = (maxlen + C - 1) / C, segn = C < maxlen ? C : (maxlen > 0 ? maxlen : 1);
+  const ptrdiff_t nck = la_chunks(maxlen, C), segn = C < maxlen ? C : (maxlen > 0 ? maxlen : 1);
   memset(w, 0, sizeof *w);
   if (backward) LA_WS_CARVE_ALL(LA_REC_BWD_WS, buf);
   else LA_WS_CARVE_ALL(LA_REC_STEP_WS, buf);
@@ -200,7 +200,7 @@ static int LA_FN(rec_bwd_checkpoints)(const la_problem *p, const LA_FN(la_item) 
                                       const LA_FN(rec_gates) *e, LA_FN(rec_ws) *w, int *status)
 {
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4;
-  const ptrdiff_t C = p->chunk, nseg = (it->s.len + C - 1) / C;
+  const ptrdiff_t C = p->chunk, nseg = la_chunks(it->s.len, C);
   real_t *S = w->seg; /* the segment buffer is free during the forward sweep */
   ptrdiff_t c, t;
 
@@ -269,7 +269,7 @@ static void LA_FN(rec_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, x->f, x->bio, n, hv);
   const la_bwd_io *io = x->bio;
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, io->gk, io->gv, io->dgk, io->dgv, it.s, hv);
-  const ptrdiff_t C = p->chunk, nseg = (it.s.len + C - 1) / C;
+  const ptrdiff_t C = p->chunk, nseg = la_chunks(it.s.len, C);
   LA_FN(rec_ws) ws, *w = &ws;
   ptrdiff_t c;
 

@@ -164,11 +164,12 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
   }
   for (r = 0; r < c; r += LA_SUB) {
     const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
-    LA_FN(gated_diag_block)(K, C, r, r1, q, k, ws->a, scale, want_q, want_k, Aq, M, ws->f);
+    LA_STAGE(LA_ST_DIAG, LA_FN(gated_diag_block)(K, C, r, r1, q, k, ws->a, scale, want_q,
+                                                 want_k, Aq, M, ws->f));
     if (r == 0) continue;
     /* off-diagonal: rows [r, r1) against columns [0, r) */
-    LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, 0, ws);
-    LA_FN(gated_offdiag)(K, C, r, r1, want_q, want_k, ws, Aq, M);
+    LA_STAGE(LA_ST_SCALE, LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, 0, ws));
+    LA_STAGE(LA_ST_OFFDIAG, LA_FN(gated_offdiag)(K, C, r, r1, want_q, want_k, ws, Aq, M));
   }
 }
 

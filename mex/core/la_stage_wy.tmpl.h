@@ -137,9 +137,9 @@ static inline void LA_FN(chunk_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const 
   const ptrdiff_t C = ws->C;
   /* A = L^{-1} Diag(beta) by forward substitution (tri_solve_lower),
    * then w = A KG and u = A v as GEMMs (stored: KG A^T, v A^T) */
-  LA_FN(tri_solve_lower)(c, C, ws->Araw, beta, ws->Am);
-  LA_FN(gemm_xlt)(K, c, ws->KG, K, ws->Am, C, 0, ws->w, K);
-  LA_FN(gemm_xlt)(V, c, v, V, ws->Am, C, 0, ws->u, V);
+  LA_STAGE(LA_ST_SOLVE, LA_FN(tri_solve_lower)(c, C, ws->Araw, beta, ws->Am));
+  LA_STAGE(LA_ST_WU, LA_FN(gemm_xlt)(K, c, ws->KG, K, ws->Am, C, 0, ws->w, K);
+           LA_FN(gemm_xlt)(V, c, v, V, ws->Am, C, 0, ws->u, V));
 }
 
 /* Backward: from dw (b->dW) and du (b->dvn, the gradient of v_new = u - w S

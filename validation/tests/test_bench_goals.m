@@ -61,6 +61,21 @@
 %! assert (~isempty (strfind (md, '| 0.55 | no | 0.87 |')));
 
 %!test
+%! % bench_core_blas as printed: the (transforms) row has the keys of the
+%! % first row and the stage table follows; neither is read as a ceiling
+%! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
+%! t = core_table ([0.55 0.5 0.5 0.4 0.50 0.50]);
+%! cb = ['| row | class | mode | H | K=V | C | median s | in gemm s | share | vs gemm | GEMMs alone |' char(10) ...
+%!       '| kda chunk (transforms) | single | fwd | 4 | 128 | 64 | 0.013 | 0.019 | 0.69 | 0.50 | 0.33 |' char(10) ...
+%!       '| kda chunk | single | fwd | 4 | 128 | 64 | 0.013 | 0.019 | 0.69 | 0.60 | 0.87 |' char(10) char(10) ...
+%!       '| row | class | H | K=V | C | intra phase | gating | diag | scale | off-diag | solve | w, u | other | state pass | waiting |' char(10) ...
+%!       '| kda chunk | single | 4 | 64 | 64 | 0.45 | 0.08 | 0.06 | 0.02 | 0.08 | 0.04 | 0.15 | 0.02 | 0.53 | 0.02 |' char(10)];
+%! [~, g] = bench_goals (t, t, struct ('fn', {}, 'ours', {}), cb);
+%! sel = @(goal, kern) g(strcmp ({g.goal}, goal) & strncmp ({g.kernels}, kern, 4));
+%! assert (sel ('forward, H = 4, K = V = 128', 'AVX2').ceiling, 0.87, 1e-12);
+%! assert (isnan (sel ('forward, H = 4, K = V = 64', 'AVX2').ceiling));
+
+%!test
 %! % a missing table: every ratio goal says so, none is met
 %! addpath (fullfile (fileparts (which ('test_bench_goals')), '..', 'bench'));
 %! [md, g] = bench_goals ('', '', struct ('fn', {}, 'ours', {}));
