@@ -23,8 +23,7 @@
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
  *
  * Built with -DLA_TIME_BLAS (bench_core_blas) it prints instead, for the
- * chunked rows, the time their GEMMs take and the forward's stages
- * (la_flops.h).
+ * chunked rows, the time their GEMMs take and their stages (la_flops.h).
  *
  * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals]   (defaults
  * 9, 1024, all; decode, idle, goals: only the decode rows, only the calls
@@ -455,13 +454,37 @@ static const char *blas_label(const row_spec *r)
   return r->kda ? "kda chunk" : "gdn chunk";
 }
 
-/* Where a forward row's time goes: the stages (la_flops.h, la_stage_id) as
- * shares of the threads' time, threads x the median call. */
+/* The first cells of a stage table's line for row r, if it is a chunked
+ * row at T = 2048 of that mode (bwd) that ran; else 0, nothing printed. */
+static int stage_row_head(const row_spec *r, const row_time *t, int bwd)
+{
+  if (r->hot || r->bwd != bwd || strcmp(r->what, "chunk") != 0 || r->T != 2048 || t->rc)
+    return 0;
+  printf("| %s | %s | %td | %td | %td", blas_label(r), r->dbl ? "double" : "single", r->H, r->K,
+         r->C);
+  return 1;
+}
+
+/* The cells of the stages [s0, s1] of t as shares of all; their sum of
+ * seconds. */
+static double stage_cells(const row_time *t, int s0, int s1, double all)
+{
+  double sum = 0;
+  int st;
+  for (st = s0; st <= s1; st++) {
+    sum += t->stage[st];
+    printf(" | %.2f", t->stage[st] / all);
+  }
+  return sum;
+}
+
+/* Where a forward row's and a forward + backward row's time goes: the
+ * stages (la_flops.h, la_stage_id) as shares of the threads' time, threads
+ * x the median call. */
 static void print_stage_table(const row_spec *rows, const row_time *times, size_t nrows)
 {
   const int th = max_threads();
   size_t i;
-  int st;
   printf("\nWhere the forward's time goes (the same build and runs; the core's stages timed, "
          "la_flops.h): the median seconds of each stage per call, summed over the threads, as "
          "a share of %d x the median call.  The intra-chunk phase is split into its stages "
@@ -476,17 +499,32 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
     const row_spec *r = &rows[i];
     const row_time *t = &times[i];
     const double all = th * t->med;
-    double parts = 0;
-    if (r->hot || r->bwd || strcmp(r->what, "chunk") != 0 || r->T != 2048 || t->rc) continue;
-    printf("| %s | %s | %td | %td | %td | %.2f", blas_label(r), r->dbl ? "double" : "single",
-           r->H, r->K, r->C, t->stage[LA_ST_INTRA] / all);
-    for (st = LA_ST_GATING; st <= LA_ST_WU; st++) {
-      parts += t->stage[st];
-      printf(" | %.2f", t->stage[st] / all);
-    }
+    double parts;
+    if (!stage_row_head(r, t, 0)) continue;
+    printf(" | %.2f", t->stage[LA_ST_INTRA] / all);
+    parts = stage_cells(t, LA_ST_GATING, LA_ST_WU, all);
     printf(" | %.2f | %.2f | %.2f |\n", (t->stage[LA_ST_INTRA] - parts) / all,
            t->stage[LA_ST_STATE] / all,
            1 - (t->stage[LA_ST_INTRA] + t->stage[LA_ST_STATE]) / all);
+  }
+  printf("\nWhere the forward + backward's time goes (the same runs): the forward's two "
+         "phases, then the backward's tasks (forward sweep: a chunk's intra-chunk work again, "
+         "its state step; reverse sweep: decays and Aqk again with the output's backward, the "
+         "state gradient's step) and the parts of its last task (the state's local gradients, "
+         "the backward of w, u and the solve, of the gated products, of the decays); "
+         "\"waiting\": the threads' time in none of them.\n\n");
+  printf("| row | class | H | K=V | C | fwd intra | fwd state | bwd again | bwd state | rev pre "
+         "| rev chain | state grads | w, u, solve | gated products | decays | waiting |\n"
+         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (i = 0; i < nrows; i++) {
+    const row_spec *r = &rows[i];
+    const row_time *t = &times[i];
+    const double all = th * t->med;
+    double used = t->stage[LA_ST_INTRA] + t->stage[LA_ST_STATE];
+    if (!stage_row_head(r, t, 1)) continue;
+    printf(" | %.2f | %.2f", t->stage[LA_ST_INTRA] / all, t->stage[LA_ST_STATE] / all);
+    used += stage_cells(t, LA_ST_B_FWD_LOCAL, LA_ST_B_DECAYS, all);
+    printf(" | %.2f |\n", 1 - used / all);
   }
   fflush(stdout);
 }
@@ -494,7 +532,7 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
 /* bench_core_blas: per chunked row, the time its GEMMs take as the core
  * calls them (summed over threads, over the threads), and the ratio the row
  * would reach if everything else took no time: the GEMMs' own ceiling;
- * then where the forward rows' time goes (print_stage_table). */
+ * then where the chunked rows' time goes (print_stage_table). */
 static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, int reps)
 {
   const int th = max_threads();

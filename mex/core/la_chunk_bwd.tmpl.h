@@ -197,13 +197,13 @@ static void LA_FN(cbwd_rev_post)(const la_problem *p, const LA_FN(la_item) *it, 
   const ptrdiff_t K = p->K, V = p->V, KV = p->K * p->V, C = p->chunk, GD = la_gate_dim(p);
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   const real_t *qc = it->q + K * t0, *kc = it->k + K * t0, *bc = it->beta + t0;
-  LA_FN(cbwd_state_local)(p, c, st->h + KV * ci, b);
+  LA_STAGE(LA_ST_B_STATE, LA_FN(cbwd_state_local)(p, c, st->h + KV * ci, b));
   LA_FN(la_emu)(p, b->dvn, V * c);
-  LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0, it->dbeta + t0, ws, b,
-                 at ? at->keep : NULL);
-  LA_FN(cbwd_gated_products)(p, c, qc, kc, b->dAqk, b->dL, ws, b);
-  LA_FN(chunk_decays_bwd)(p, c, qc, kc, it->dq + K * t0, it->dk + K * t0, it->dg + GD * t0, ws,
-                          b);
+  LA_STAGE(LA_ST_B_WY, LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0,
+                                      it->dbeta + t0, ws, b, at ? at->keep : NULL));
+  LA_STAGE(LA_ST_B_GATED, LA_FN(cbwd_gated_products)(p, c, qc, kc, b->dAqk, b->dL, ws, b));
+  LA_STAGE(LA_ST_B_DECAYS, LA_FN(chunk_decays_bwd)(p, c, qc, kc, it->dq + K * t0,
+                                                   it->dk + K * t0, it->dg + GD * t0, ws, b));
   if (at) LA_FN(cbwd_aux_store)(p, c, at, b, it->dg + GD * t0);
 }
 
@@ -254,10 +254,12 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
     LA_FN(chunk_ws) *ws = &ring.ws[ci % nr];
     LA_FN(cbwd_ws) *b = &ring.b[ci % nr];
     LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr]))
-    if (!la_stopped(status)) LA_FN(cbwd_fwd_local)(p, &it, ci, &st, ws, b);
+    if (!la_stopped(status))
+      LA_STAGE(LA_ST_B_FWD_LOCAL, LA_FN(cbwd_fwd_local)(p, &it, ci, &st, ws, b));
     LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b)
                depend(inout : pair[ci % nr], chain))
-    if (!la_poll(p, status)) LA_FN(cbwd_fwd_chain)(p, &it, ci, &st, ws, b);
+    if (!la_poll(p, status))
+      LA_STAGE(LA_ST_B_FWD_CHAIN, LA_FN(cbwd_fwd_chain)(p, &it, ci, &st, ws, b));
   }
   LA_OMP(taskwait)
   if (la_stopped(status)) return;
@@ -268,10 +270,11 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
     at.tg = la_off_beta(p, it.s, hv) + ci * p->chunk;
     at.nci = x->first ? x->first[n] + ci : 0;
     LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr]))
-    if (!la_stopped(status)) LA_FN(cbwd_rev_pre)(p, &it, ci, &st, ws, b);
+    if (!la_stopped(status))
+      LA_STAGE(LA_ST_B_REV_PRE, LA_FN(cbwd_rev_pre)(p, &it, ci, &st, ws, b));
     LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b)
                depend(inout : pair[ci % nr], chain))
-    if (!la_poll(p, status)) LA_FN(cbwd_rev_chain)(p, &it, ci, ws, b);
+    if (!la_poll(p, status)) LA_STAGE(LA_ST_B_REV_CHAIN, LA_FN(cbwd_rev_chain)(p, &it, ci, ws, b));
     LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b, at)
                depend(inout : pair[ci % nr]))
     if (!la_stopped(status)) LA_FN(cbwd_rev_post)(p, &it, ci, &st, ws, b, at.aux ? &at : NULL);

@@ -18,7 +18,8 @@
  * runs its statements and adds their wall seconds to la_stage_seconds[s]
  * (summed over threads; the stages are those of la_stage_id below, the
  * shared ones, the gating and the gated products, also when the backward
- * calls them); bench_core_blas prints where a forward's time goes.
+ * calls them); bench_core_blas prints where the time of a forward and of a
+ * forward + backward goes.
  *
  * Memory needs no hook here: the driver wraps malloc and free at link time
  * (mk/mutants.mk) and prints the peak of the bytes the core holds.
@@ -61,6 +62,16 @@ typedef enum {
   LA_ST_SOLVE,   /* A_raw and the triangular solve */
   LA_ST_WU,      /* w = A KG and u = A v (GEMMs) */
   LA_ST_STATE,   /* the state pass of a block of value columns (task) */
+  /* the chunked backward's tasks (la_chunk_bwd.tmpl.h), and the parts of
+   * its reverse sweep's last task */
+  LA_ST_B_FWD_LOCAL, /* forward sweep: a chunk's intra-chunk work again */
+  LA_ST_B_FWD_CHAIN, /* forward sweep: v_new and the next state */
+  LA_ST_B_REV_PRE,   /* reverse sweep: decays and Aqk again, the output's backward */
+  LA_ST_B_REV_CHAIN, /* reverse sweep: the state gradient to the chunk before */
+  LA_ST_B_STATE,     /* reverse sweep: the state's local gradients */
+  LA_ST_B_WY,        /* reverse sweep: the backward of w, u and the solve */
+  LA_ST_B_GATED,     /* reverse sweep: the backward of the gated products */
+  LA_ST_B_DECAYS,    /* reverse sweep: the decays' backward, dq, dk, dg */
   LA_ST_COUNT
 } la_stage_id;
 

@@ -72,6 +72,30 @@ static void check_halfway(const format *f)
   }
 }
 
+/* la_round_array (a vectorised loop) against the scalar functions, bit for
+ * bit, on blocks of patterns spread over the whole 32-bit range (NaN, Inf,
+ * subnormals and both signs among them). */
+static void check_array(void)
+{
+  enum { N = 4096 };
+  static float x[N], y[N];
+  const int kinds[2] = {LA_EMULATE_BF16, LA_EMULATE_FP16};
+  uint64_t u;
+  int i, k;
+  for (k = 0; k < 2; k++)
+    for (u = 0; u < (1ull << 32); u += (uint64_t)N * 613) {
+      for (i = 0; i < N; i++) x[i] = y[i] = la_bits_float((uint32_t)(u + (uint64_t)i * 613));
+      la_round_array(kinds[k], x, N);
+      for (i = 0; i < N; i++) {
+        const float r = kinds[k] == LA_EMULATE_BF16 ? la_round_bf16(y[i]) : la_round_fp16(y[i]);
+        if (la_float_bits(x[i]) != la_float_bits(r) && g_fail++ < 10)
+          printf("la_round_array %s: %08x gives %08x, the scalar function %08x\n",
+                 k ? "fp16" : "bf16", (unsigned)la_float_bits(y[i]), (unsigned)la_float_bits(x[i]),
+                 (unsigned)la_float_bits(r));
+      }
+    }
+}
+
 int main(void)
 {
   static const format formats[2] = {
@@ -90,6 +114,7 @@ int main(void)
     for (j = 0; j < sizeof specials / sizeof specials[0]; j++) check(f, specials[j]);
     for (u = 0; u < (1ull << 32); u += 4093) check(f, la_bits_float((uint32_t)u));
   }
+  check_array();
   printf("test_round: %s (%ld mismatches)\n", g_fail ? "FAILED" : "ok", g_fail);
   return g_fail != 0;
 }
