@@ -14,7 +14,7 @@
  * LA_BLAS_TOC around every gemm add its wall seconds to la_blas_seconds, a
  * counter the program defines (mex/bench/bench_core.c), summed over
  * threads; it says how much of a call the GEMMs take as they are called.
- * The same build times the stages of the chunked forward: LA_STAGE(s, ...)
+ * The same build times the stages of the chunked paths: LA_STAGE(s, ...)
  * runs its statements and adds their wall seconds to la_stage_seconds[s]
  * (summed over threads; the stages are those of la_stage_id below, the
  * shared ones, the gating and the gated products, also when the backward
