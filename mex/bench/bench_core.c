@@ -229,7 +229,11 @@ typedef struct {
   double med, lo, hi, gemm_gf, next;
   double pair_med, pair_lo, pair_hi; /* the ratio rep by rep: row time against its own gemm */
   double blas; /* built with LA_TIME_BLAS: median seconds in gemm, summed over threads */
-  double stage[LA_ST_COUNT]; /* the same per stage (la_flops.h, la_stage_id) */
+  /* built with LA_TIME_BLAS: per stage (la_flops.h, la_stage_id) its seconds
+   * summed over threads as a share of threads x the rep's time; the rest of
+   * the intra-chunk phase ("other") and the time in no stage ("waiting"):
+   * each the median over the reps of the rep's own share */
+  double share[LA_ST_COUNT], other, waiting;
   int rc;
 } row_time;
 
@@ -260,12 +264,22 @@ static void settle(void)
   nanosleep(&ts, NULL);
 }
 
+static int max_threads(void)
+{
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
 {
   bench_problem P;
   const double gemm_flops = 2.0 * (double)(g->n * g->n) * (double)g->n;
   const double pair = row_flops(r) / gemm_flops; /* tr below: gemm time / row time */
-  double t[256], tg[256], tn[256], tb[256], tr[256], ts[LA_ST_COUNT][256];
+  const int th = max_threads();
+  double t[256], tg[256], tn[256], tb[256], tr[256], ts[LA_ST_COUNT][256], to[256], tw[256];
   row_time out;
   int i, st;
   make_problem(r, &P);
@@ -281,7 +295,13 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
     out.rc = run_row(r, &P);
     t[i] = now() - t0;
     tb[i] = blas_seconds() - tb[i];
-    for (st = 0; st < LA_ST_COUNT; st++) ts[st][i] = stage_seconds(st) - ts[st][i];
+    for (st = 0; st < LA_ST_COUNT; st++) ts[st][i] = (stage_seconds(st) - ts[st][i]) / (th * t[i]);
+    /* the intra phase's own parts, and every stage at the top (the
+     * backward's reverse parts stand for its last task) */
+    to[i] = ts[LA_ST_INTRA][i];
+    for (st = LA_ST_GATING; st <= LA_ST_WU; st++) to[i] -= ts[st][i];
+    tw[i] = 1 - ts[LA_ST_INTRA][i];
+    for (st = LA_ST_STATE; st < LA_ST_COUNT; st++) tw[i] -= ts[st][i];
     tn[i] = tg[i] / time_gemm(g, r->dbl); /* rate after the row / settled rate */
     tr[i] = tg[i] / t[i];                  /* times `pair` below: the ratio of this rep */
   }
@@ -292,20 +312,13 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
   out.pair_lo = tr[0] * pair;
   out.pair_hi = tr[reps - 1] * pair;
   out.blas = median(tb, reps);
-  for (st = 0; st < LA_ST_COUNT; st++) out.stage[st] = median(ts[st], reps);
+  for (st = 0; st < LA_ST_COUNT; st++) out.share[st] = median(ts[st], reps);
+  out.other = median(to, reps);
+  out.waiting = median(tw, reps);
   out.med = median(t, reps);
   out.lo = t[0];
   out.hi = t[reps - 1];
   return out;
-}
-
-static int max_threads(void)
-{
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
 }
 
 /* Median, min and max microseconds per call of `calls` runs of the row,
@@ -465,66 +478,51 @@ static int stage_row_head(const row_spec *r, const row_time *t, int bwd)
   return 1;
 }
 
-/* The cells of the stages [s0, s1] of t as shares of all; their sum of
- * seconds. */
-static double stage_cells(const row_time *t, int s0, int s1, double all)
+/* The cells of the stages [s0, s1] of t (their shares). */
+static void stage_cells(const row_time *t, int s0, int s1)
 {
-  double sum = 0;
   int st;
-  for (st = s0; st <= s1; st++) {
-    sum += t->stage[st];
-    printf(" | %.2f", t->stage[st] / all);
-  }
-  return sum;
+  for (st = s0; st <= s1; st++) printf(" | %.2f", t->share[st]);
 }
 
 /* Where a forward row's and a forward + backward row's time goes: the
  * stages (la_flops.h, la_stage_id) as shares of the threads' time, threads
- * x the median call. */
+ * x the rep's time, each the median over the reps. */
 static void print_stage_table(const row_spec *rows, const row_time *times, size_t nrows)
 {
   const int th = max_threads();
   size_t i;
   printf("\nWhere the forward's time goes (the same build and runs; the core's stages timed, "
-         "la_flops.h): the median seconds of each stage per call, summed over the threads, as "
-         "a share of %d x the median call.  The intra-chunk phase is split into its stages "
-         "(\"other\": the rest of it: copies, the emulation, the transforms chunk by chunk); "
-         "\"waiting\": the threads' time in neither phase (barriers, the start of the "
+         "la_flops.h): the seconds of each stage, summed over the threads, as a share of %d x "
+         "the rep's time, the median over the reps.  The intra-chunk phase is split into its "
+         "stages (\"other\": the rest of it: copies, the emulation, the transforms chunk by "
+         "chunk); \"waiting\": the threads' time in neither phase (barriers, the start of the "
          "region, the transforms of a whole call).  GEMMs run inside \"off-diag\", \"w, u\" "
          "and \"state pass\".\n\n", th);
   printf("| row | class | H | K=V | C | intra phase | gating | diag | scale | off-diag | solve "
          "| w, u | other | state pass | waiting |\n"
          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (i = 0; i < nrows; i++) {
-    const row_spec *r = &rows[i];
     const row_time *t = &times[i];
-    const double all = th * t->med;
-    double parts;
-    if (!stage_row_head(r, t, 0)) continue;
-    printf(" | %.2f", t->stage[LA_ST_INTRA] / all);
-    parts = stage_cells(t, LA_ST_GATING, LA_ST_WU, all);
-    printf(" | %.2f | %.2f | %.2f |\n", (t->stage[LA_ST_INTRA] - parts) / all,
-           t->stage[LA_ST_STATE] / all,
-           1 - (t->stage[LA_ST_INTRA] + t->stage[LA_ST_STATE]) / all);
+    if (!stage_row_head(&rows[i], t, 0)) continue;
+    stage_cells(t, LA_ST_INTRA, LA_ST_WU);
+    printf(" | %.2f | %.2f | %.2f |\n", t->other, t->share[LA_ST_STATE], t->waiting);
   }
-  printf("\nWhere the forward + backward's time goes (the same runs): the forward's two "
-         "phases, then the backward's tasks (forward sweep: a chunk's intra-chunk work again, "
-         "its state step; reverse sweep: decays and Aqk again with the output's backward, the "
-         "state gradient's step) and the parts of its last task (the state's local gradients, "
-         "the backward of w, u and the solve, of the gated products, of the decays); "
-         "\"waiting\": the threads' time in none of them.\n\n");
+  printf("\nWhere the forward + backward's time goes (the same runs, the same shares): the "
+         "forward's two phases, then the backward's tasks (forward sweep: a chunk's "
+         "intra-chunk work again, its state step; reverse sweep: decays and Aqk again with the "
+         "output's backward, the state gradient's step) and the parts of its last task (the "
+         "state's local gradients, the backward of w, u and the solve, of the gated products, "
+         "of the decays); \"waiting\": the threads' time in none of them.\n\n");
   printf("| row | class | H | K=V | C | fwd intra | fwd state | bwd again | bwd state | rev pre "
          "| rev chain | state grads | w, u, solve | gated products | decays | waiting |\n"
          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (i = 0; i < nrows; i++) {
-    const row_spec *r = &rows[i];
     const row_time *t = &times[i];
-    const double all = th * t->med;
-    double used = t->stage[LA_ST_INTRA] + t->stage[LA_ST_STATE];
-    if (!stage_row_head(r, t, 1)) continue;
-    printf(" | %.2f | %.2f", t->stage[LA_ST_INTRA] / all, t->stage[LA_ST_STATE] / all);
-    used += stage_cells(t, LA_ST_B_FWD_LOCAL, LA_ST_B_DECAYS, all);
-    printf(" | %.2f |\n", 1 - used / all);
+    if (!stage_row_head(&rows[i], t, 1)) continue;
+    printf(" | %.2f", t->share[LA_ST_INTRA]);
+    stage_cells(t, LA_ST_STATE, LA_ST_B_DECAYS);
+    printf(" | %.2f |\n", t->waiting);
   }
   fflush(stdout);
 }
