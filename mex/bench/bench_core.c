@@ -57,7 +57,7 @@ typedef struct {
                          shows what the transforms cost */
 } row_spec;
 
-/* The arrays of one problem: inputs, outputs, gradients (21 for a
+/* The arrays of one problem: inputs, outputs, gradients (20 for a
  * forward + backward with the transforms). */
 #define BENCH_MAX_ARRAYS 24
 
@@ -68,6 +68,16 @@ typedef struct {
   void *mem[BENCH_MAX_ARRAYS];
   int nmem;
 } bench_problem;
+
+/* The label of a row in every table: "kda chunk", "gdn rec", with
+ * " (hot)" or " (transforms)" (a static buffer: one label at a time). */
+static const char *row_label(const row_spec *r)
+{
+  static char label[48];
+  snprintf(label, sizeof label, "%s %s%s", r->kda ? "kda" : "gdn", r->what,
+           r->hot ? " (hot)" : r->tr ? " (transforms)" : "");
+  return label;
+}
 
 static double now(void)
 {
@@ -119,17 +129,17 @@ static void make_problem(const row_spec *r, bench_problem *P)
   P->f.q = P->b.q = filled(P, nq, r->dbl, -ks, 2 * ks);
   P->f.k = P->b.k = filled(P, nq, r->dbl, -ks, 2 * ks);
   P->f.v = P->b.v = filled(P, nv, r->dbl, -1, 2);
-  P->f.g = P->b.g = filled(P, ng, r->dbl, -0.3, 0.29);
+  /* gates used of about -0.01 to -0.3; with GateInKernel the raw gates in
+   * [-1, 1] give about that (below) */
+  P->f.g = P->b.g = r->tr ? filled(P, ng, r->dbl, -1, 2) : filled(P, ng, r->dbl, -0.3, 0.29);
   P->f.beta = P->b.beta = filled(P, nb, r->dbl, 0, 1);
   P->f.h0 = P->b.h0 = filled(P, ns, r->dbl, -0.1, 0.2);
   P->f.o = filled(P, nv, r->dbl, 0, 0);
   P->f.ht = filled(P, ns, r->dbl, 0, 0);
   if (r->tr) { /* FLA's initialisation: A in [1, 16], softplus(dt_bias) in
-                 [0.001, 0.1]; raw gates in [-1, 1]: gates used of about
-                 -0.01 to -0.3, as in the other rows */
+                 [0.001, 0.1] */
     P->f.A_log = P->b.A_log = filled(P, r->H, r->dbl, 0, log(16.0));
     P->f.dt_bias = P->b.dt_bias = filled(P, nd, r->dbl, -6.9, 4.6);
-    P->f.g = P->b.g = filled(P, ng, r->dbl, -1, 2);
   }
   if (!r->bwd) return;
   if (r->tr) {
@@ -399,13 +409,13 @@ static void time_idle(const row_spec *r, int reps)
   }
   free_problem(&P);
   if (rc) {
-    printf("| %s %s | error %d |\n", r->kda ? "kda" : "gdn", r->what, rc);
+    printf("| %s | error %d |\n", row_label(r), rc);
     return;
   }
   {
     const double mon = median(on, reps), moff = median(off, reps); /* sorts them */
-    printf("| %s %s | %s | %s | %td | %td | %.5f (%.5f, %.5f) | %.5f (%.5f, %.5f) | %.5f |\n",
-           r->kda ? "kda" : "gdn", r->what, r->dbl ? "double" : "single",
+    printf("| %s | %s | %s | %td | %td | %.5f (%.5f, %.5f) | %.5f (%.5f, %.5f) | %.5f |\n",
+           row_label(r), r->dbl ? "double" : "single",
            r->bwd ? "fwd+bwd" : "fwd", r->H, r->K, mon, on[0], on[reps - 1], moff, off[0],
            off[reps - 1], median(warm, reps));
   }
@@ -445,13 +455,11 @@ static void print_row(const row_spec *r, const row_time *t)
 {
   const double gf = row_flops(r) / t->med / 1e9;
   if (t->rc) {
-    printf("| %s %s | %s | error %d |\n", r->kda ? "kda" : "gdn", r->what,
-           r->dbl ? "double" : "single", t->rc);
+    printf("| %s | %s | error %d |\n", row_label(r), r->dbl ? "double" : "single", t->rc);
     return;
   }
-  printf("| %s %s%s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
-         "| %.2f | %.2f | %.2f (%.2f-%.2f) |\n", r->kda ? "kda" : "gdn", r->what,
-         r->hot ? " (hot)" : r->tr ? " (transforms)" : "",
+  printf("| %s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.5f | %.0f | %.1f | %.1f "
+         "| %.2f | %.2f | %.2f (%.2f-%.2f) |\n", row_label(r),
          r->dbl ? "double" : "single",
          r->bwd ? "fwd+bwd" : "fwd", r->T, r->H, r->K, r->C, t->med, t->lo, t->hi,
          (double)r->T / t->med, gf, t->gemm_gf, gf / t->gemm_gf, t->next, t->pair_med,
@@ -460,12 +468,6 @@ static void print_row(const row_spec *r, const row_time *t)
 }
 
 #ifdef LA_TIME_BLAS
-/* The label of a chunked row in the tables of bench_core_blas. */
-static const char *blas_label(const row_spec *r)
-{
-  if (r->tr) return r->kda ? "kda chunk (transforms)" : "gdn chunk (transforms)";
-  return r->kda ? "kda chunk" : "gdn chunk";
-}
 
 /* The first cells of a stage table's line for row r, if it is a chunked
  * row at T = 2048 of that mode (bwd) that ran; else 0, nothing printed. */
@@ -473,7 +475,7 @@ static int stage_row_head(const row_spec *r, const row_time *t, int bwd)
 {
   if (r->hot || r->bwd != bwd || strcmp(r->what, "chunk") != 0 || r->T != 2048 || t->rc)
     return 0;
-  printf("| %s | %s | %td | %td | %td", blas_label(r), r->dbl ? "double" : "single", r->H, r->K,
+  printf("| %s | %s | %td | %td | %td", row_label(r), r->dbl ? "double" : "single", r->H, r->K,
          r->C);
   return 1;
 }
@@ -556,12 +558,12 @@ static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, in
     if (r->hot || strcmp(r->what, "chunk") != 0 || r->T != 2048) continue;
     *t = time_row(r, g, reps);
     if (t->rc) {
-      printf("| %s | error %d |\n", blas_label(r), t->rc);
+      printf("| %s | error %d |\n", row_label(r), t->rc);
       continue;
     }
     gf = row_flops(r) / 1e9;
     printf("| %s | %s | %s | %td | %td | %td | %.5f | %.5f | %.2f | %.2f | %.2f |\n",
-           blas_label(r), r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd", r->H, r->K,
+           row_label(r), r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd", r->H, r->K,
            r->C, t->med, t->blas, t->blas / (th * t->med), gf / t->med / t->gemm_gf,
            gf / (t->blas / th) / t->gemm_gf);
     fflush(stdout);

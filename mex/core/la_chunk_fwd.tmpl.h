@@ -202,10 +202,11 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it.s, ci, C);
   const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
-  const real_t *q = it.q + K * t0, *k = it.k + K * t0, *g = it.g + GD * t0;
+  const real_t *q, *k, *g;
   LA_FN(chunk_ws) ws;
 
-  if (t0 >= it.s.len) return;
+  if (t0 >= it.s.len) return; /* a window's chunk past this item's end */
+  q = it.q + K * t0, k = it.k + K * t0, g = it.g + GD * t0;
   LA_FN(chunk_ws_carve)(p, &buf, &ws);
   if (x->fuse) LA_FN(chunk_fwd_transform)(x, hv, c, buf, &q, &k, &g);
   ws.QG = sl.QG; ws.KC = sl.KC; ws.w = sl.w; ws.u = sl.u; ws.Aqk = sl.Aqk;

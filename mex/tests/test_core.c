@@ -1449,8 +1449,8 @@ static int same_result(const tprob *P, const tresult *R, const tresult *X)
   return ok;
 }
 
-/* Fill the first 8 MB of every thread's pool buffer and of the shared one
- * with NaN: garbage that a call must overwrite before reading. */
+/* Fill the first 8 MB of every thread's pool buffer and of the shared and
+ * frame ones with NaN: garbage that a call must overwrite before reading. */
 static void poison_pool(void)
 {
   const ptrdiff_t n = (ptrdiff_t)1 << 20;
@@ -1459,11 +1459,12 @@ static void poison_pool(void)
   {
     int kind;
     for (kind = LA_POOL_THREAD; kind <= LA_POOL_FRAME; kind++) {
+      const int once = kind != LA_POOL_THREAD; /* the call's buffer: one thread fills it */
       double *x = NULL;
       ptrdiff_t i;
 #pragma omp master
-      x = kind != LA_POOL_THREAD ? la_pool_get(held, kind, n, sizeof(double)) : NULL;
-      if (kind == LA_POOL_THREAD) x = la_pool_get(held, kind, n, sizeof(double));
+      if (once) x = la_pool_get(held, kind, n, sizeof(double));
+      if (!once) x = la_pool_get(held, kind, n, sizeof(double));
       for (i = 0; x && i < n; i++) x[i] = NAN;
       if (x) la_pool_put(held, kind, x);
 #pragma omp barrier
