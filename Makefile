@@ -34,6 +34,12 @@ OPT        ?= -O3 -march=native
 CFLAGS_ALL := -std=c11 $(OPT) -ffp-contract=fast -fPIC -fopenmp -fno-math-errno -DLA_USE_LIBMVEC -Wall -Wextra \
               -Wno-unknown-pragmas
 LIBS       := -lopenblas -lgomp -lmvec -lm
+# The C programs under AddressSanitizer + UndefinedBehaviorSanitizer (the
+# core's test, the bench and flops drivers, the pool's bench): any finding
+# stops the run, and leaks are reported at exit.
+SAN_CFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+SAN_ENV    := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
@@ -84,14 +90,13 @@ $(BUILD)/test_core: mex/tests/test_core.c $(CORE_SRC) $(CORE_HDR)
 
 $(BUILD)/test_core_san: mex/tests/test_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
 
 test-c: deps $(BUILD)/test_core
 	$(BUILD)/test_core
 
 test-c-sanitize: deps $(BUILD)/test_core_san
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/test_core_san --quick
+	$(SAN_ENV) $(BUILD)/test_core_san --quick
 
 test-octave: build
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests();"

@@ -36,12 +36,11 @@ $(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 # of the timings, only that each row ran and the driver is clean.
 $(BUILD)/bench_core_san: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
 .PHONY: test-bench-sanitize
 test-bench-sanitize: deps $(BUILD)/bench_core_san
-	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/bench_core_san 1 64 \
+	@$(SAN_ENV) $(BUILD)/bench_core_san 1 64 \
 	  > $(BUILD)/bench_core_san.out
 	@! grep -q '| error' $(BUILD)/bench_core_san.out
 	@grep -q "Where the forward's time goes" $(BUILD)/bench_core_san.out

@@ -38,14 +38,13 @@ $(BUILD)/flops_driver: validation/derivation/flops_driver.c $(CORE_SRC) $(CORE_H
 # what the core took, and be clean.
 $(BUILD)/flops_driver_san: validation/derivation/flops_driver.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer -DLA_COUNT_FLOPS $< $(CORE_SRC) -o $@ \
+	$(CC) $(SAN_CFLAGS) -DLA_COUNT_FLOPS $< $(CORE_SRC) -o $@ \
 	  -Wl,--wrap=malloc,--wrap=free $(LIBS)
 
 .PHONY: test-flops-sanitize
 test-flops-sanitize: deps $(BUILD)/flops_driver_san
 	@for path in rec_fwd rec_bwd chunk_fwd chunk_bwd; do for op in kda gdn; do \
-	  OMP_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=1 $(BUILD)/flops_driver_san $$path $$op 100 32 16 8 \
+	  OMP_NUM_THREADS=1 $(SAN_ENV) $(BUILD)/flops_driver_san $$path $$op 100 32 16 8 \
 	    > /dev/null || exit 1; done; done
 	@echo "flops_driver under ASan/UBSan: 8 runs, clean"
 

@@ -17,3 +17,19 @@ bench-pool: deps $(POOL_BENCH)
 	$(POOL_BENCH) decode 15
 	$(POOL_BENCH) spin 15
 	OPENBLAS_THREAD_TIMEOUT=4 $(POOL_BENCH) spin 15
+
+# The same program under ASan + UBSan (part of make test), at small sizes:
+# the pool's reuse across calls, the spin case's threaded sgemm, and
+# la_release at exit must leave nothing behind and be clean.
+$(BUILD)/pool_bench_san: mex/tests/pool_bench.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) mex/tests/pool_bench.c $(CORE_SRC) -o $@ $(LIBS)
+
+.PHONY: test-pool-sanitize
+test-pool-sanitize: deps $(BUILD)/pool_bench_san
+	@$(SAN_ENV) $(BUILD)/pool_bench_san faults 300 3 32 2 > /dev/null
+	@$(SAN_ENV) $(BUILD)/pool_bench_san decode 1 > /dev/null
+	@$(SAN_ENV) $(BUILD)/pool_bench_san spin 1 > /dev/null
+	@echo "pool_bench under ASan/UBSan: faults, decode, spin, clean"
+
+TEST_STEPS += test-pool-sanitize

@@ -85,7 +85,7 @@ typedef struct {
   la_bwd_io b;
 } case_t;
 
-/* The problem and every array (never freed: the program is short-lived). */
+/* The problem and every array (teardown frees them). */
 static void setup(case_t *c, ptrdiff_t T, ptrdiff_t H, ptrdiff_t K)
 {
   const ptrdiff_t nk = K * T * H, ns = K * K * H;
@@ -113,6 +113,17 @@ static void setup(case_t *c, ptrdiff_t T, ptrdiff_t H, ptrdiff_t K)
   c->b.dg = floats(nk, 0, 0);
   c->b.dbeta = floats(T * H, 0, 0);
   c->b.dh0 = floats(ns, 0, 0);
+}
+
+static void teardown(case_t *c)
+{
+  void *a[] = {(void *)c->f.q,  (void *)c->f.k,      (void *)c->f.v,     (void *)c->f.g,
+               (void *)c->f.beta, (void *)c->f.h0,   c->f.o,             c->f.ht,
+               (void *)c->b.dout, (void *)c->b.dht,  c->b.dq,            c->b.dk,
+               c->b.dv,          c->b.dg,            c->b.dbeta,         c->b.dh0};
+  size_t i;
+  for (i = 0; i < sizeof a / sizeof a[0]; i++) free(a[i]);
+  memset(c, 0, sizeof *c);
 }
 
 static void check(int rc, const char *what)
@@ -193,6 +204,10 @@ static void spin(int reps)
          "%.1f ms CPU\n",
          env ? env : "(unset)", reps, 1e3 * m[0], 1e3 * ta[reps - 1], 1e3 * m[1], 1e3 * m[2],
          1e3 * ti[reps - 1], 1e3 * m[3]);
+  teardown(&c);
+  free(a);
+  free(b);
+  free(cc);
 }
 
 int main(int argc, char **argv)
@@ -206,11 +221,13 @@ int main(int argc, char **argv)
     snprintf(label, sizeof label, "chunk fwd+bwd T=%s H=%s K=V=%s", argv[2], argv[3], argv[4]);
     measure(label, &c, 0, reps < MAX_REPS ? reps : MAX_REPS, 1);
     printf("the pool holds %.1f MB after the calls\n", (double)la_pool_bytes() / (1 << 20));
+    teardown(&c);
   } else if (!strcmp(mode, "decode") && argc == 3) {
     const int reps = atoi(argv[2]);
     setup(&c, 1, 4, 128);
     measure("recurrent fwd T=1 H=4 K=V=128", &c, 1, reps < MAX_REPS ? reps : MAX_REPS, 200);
     measure("chunk fwd T=1 H=4 K=V=128", &c, 2, reps < MAX_REPS ? reps : MAX_REPS, 200);
+    teardown(&c);
   } else if (!strcmp(mode, "spin") && argc == 3) {
     const int reps = atoi(argv[2]);
     spin(reps < MAX_REPS ? reps : MAX_REPS);
