@@ -7,14 +7,25 @@
  *   S     = Diag(exp(G_last)) S + (exp(G_last - G) .* k)^T v_new   (la_stage_state)
  * and, when asked, the chunk's intermediates into aux.
  *
- * Only the last three lines carry the state, so the work is split in two
- * phases (la_for_phases): the intra-chunk phase of every chunk of a window
- * runs in parallel over (item, chunk) and keeps what the state pass reads in
- * a slot per chunk (cfwd_slot); the state pass then runs over (item, block
- * of value columns) -- the columns of S, the rows of v_new and o evolve
- * independently -- chunk after chunk.  So one head (H = 1) or an odd number
- * of heads still keeps every core busy.  Windows (a block of items and of
- * chunks) bound the slots kept at once to about LA_FWD_STORE elements.
+ * Two schedules (chunk_fwd_plan):
+ * - per item, when the items (sequence, value head) are of one length and
+ *   divide evenly among the threads (H = 4 on two): each task runs one
+ *   item's chunks in order, each chunk's intra-chunk work into the item's
+ *   slot and at once its state step, while the slot is in the core's own
+ *   cache.  No barrier inside a window, nothing crosses between cores:
+ *   2-8 % faster than the phases at these sizes, the same bits
+ *   (docs/performance.md, "One task per item").
+ * - in two phases (la_for_phases) otherwise: only the last three lines
+ *   carry the state, so the intra-chunk phase of every chunk of a window
+ *   runs in parallel over (item, chunk) and keeps what the state pass reads
+ *   in a slot per chunk (cfwd_slot); the state pass then runs over (item,
+ *   block of value columns) -- the columns of S, the rows of v_new and o
+ *   evolve independently -- chunk after chunk.  So one head (H = 1), an odd
+ *   number of heads, or sequences of different lengths still keep every
+ *   core busy.
+ * Windows (a block of items, and in two phases of chunks) bound the slots
+ * kept at once to about LA_FWD_STORE elements.  LA_FWD_PHASES in the
+ * environment forces the two phases (to compare the schedules).
  *
  * 'Emulate' (p->emulate, float only): what a GPU kernel stores between its
  * stages in the input's 16-bit format is rounded to it at the same place
@@ -119,8 +130,10 @@ typedef struct {
   ptrdiff_t slot_elems, items, ipb, nib, wn, ncb, nvb;
   int pooled;                  /* this call holds the pool (la_pool_enter) */
   int fuse;                    /* transforms chunk by chunk (chunk_fwd_transform) */
+  int per_item;                /* the schedule per item (chunk_fwd_item), not phases */
   /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
-   * nvb: blocks of value columns in the state pass */
+   * nvb: blocks of value columns in the state pass (per item: wn = ncb = 1,
+   * nvb = 1, and a window's tasks are its items, each over all its chunks) */
 } LA_FN(chunk_fwd_ctx);
 
 /* The chunks [c0, c1) of window win, its items [i0, i1). */
@@ -142,6 +155,7 @@ static ptrdiff_t LA_FN(chunk_fwd_ntasks)(void *ctx, ptrdiff_t win, int phase)
 {
   const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
   const la_fwd_window w = LA_FN(fwd_window)(x, win);
+  if (x->per_item) return phase == 0 ? w.i1 - w.i0 : 0;
   return (w.i1 - w.i0) * (phase == 0 ? x->wn : x->nvb);
 }
 
@@ -277,12 +291,37 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   if (w.c0 < nc ? w.c1 >= nc : w.c0 == 0) LA_FN(state_cols)(p, NULL, S, it.ht, 1, v0, v1);
 }
 
+/* The schedule per item: item's chunks in order, each one's intra-chunk
+ * work into the item's slot (a window of one chunk: wn = 1) and then its
+ * state step over all V columns. */
+static void LA_FN(chunk_fwd_item)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
+                                  ptrdiff_t item, real_t *ws, int *status)
+{
+  const la_problem *p = x->p;
+  const ptrdiff_t nc = la_chunks(la_seq_of(p, item / p->HV).len, p->chunk);
+  ptrdiff_t ci;
+  if (nc == 0) { /* no steps: the state only passes, h0 to ht */
+    w.c0 = 0;
+    w.c1 = 1;
+    LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, status);
+  }
+  for (ci = 0; ci < nc; ci++) {
+    if (la_poll(p, status)) return;
+    w.c0 = ci;
+    w.c1 = ci + 1;
+    LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, item, ci, ws, status));
+    LA_STAGE(LA_ST_STATE, LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, status));
+  }
+}
+
 static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
                                   real_t *ws, int *status)
 {
   const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
   const la_fwd_window w = LA_FN(fwd_window)(x, win);
-  if (phase == 0) {
+  if (x->per_item) {
+    LA_FN(chunk_fwd_item)(x, w, w.i0 + task, ws, status);
+  } else if (phase == 0) {
     if (la_poll(x->p, status)) return;
     LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn,
                                                  w.c0 + task % x->wn, ws, status));
@@ -313,16 +352,25 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
   }
 }
 
-/* The windows and column blocks of x for p (x->items set): the slots of a
- * window within about LA_FWD_STORE elements; nvb blocks so that the state
- * pass has a multiple of the threads as tasks, or at least 4 per thread,
- * with blocks of 16 columns or more.  0 on overflow. */
-static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, LA_FN(chunk_fwd_ctx) *x)
+/* The schedule, windows and column blocks of x for p (x->items set): per
+ * item when every item has the same number of chunks (uniform) and the
+ * threads divide the items, a window a multiple of the threads' items;
+ * else in two phases, with nvb blocks so that the state pass has a
+ * multiple of the threads as tasks, or at least 4 per thread, with blocks
+ * of 16 columns or more.  The slots of a window within about LA_FWD_STORE
+ * elements.  0 on overflow. */
+static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int uniform,
+                                 LA_FN(chunk_fwd_ctx) *x)
 {
   const ptrdiff_t threads = la_max_threads();
   const ptrdiff_t E = LA_FN(cfwd_slot_size)(p, 0);
   if (E < 1) return 0;
-  if (x->items <= LA_FWD_STORE / E) {
+  x->per_item = uniform && x->items % threads == 0 && !getenv("LA_FWD_PHASES");
+  if (x->per_item) {
+    const ptrdiff_t fit = LA_FWD_STORE / E / threads * threads;
+    x->ipb = fit > threads ? fit : threads;
+    x->wn = 1;
+  } else if (x->items <= LA_FWD_STORE / E) {
     x->ipb = x->items;
     x->wn = LA_FWD_STORE / E / x->items;
     if (x->wn > maxnc) x->wn = maxnc;
@@ -332,9 +380,9 @@ static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, LA_FN(chu
   }
   if (x->ipb > x->items) x->ipb = x->items;
   x->nib = (x->items + x->ipb - 1) / x->ipb;
-  x->ncb = (maxnc + x->wn - 1) / x->wn;
+  x->ncb = x->per_item ? 1 : (maxnc + x->wn - 1) / x->wn;
   x->nvb = 1;
-  while ((x->items * x->nvb) % threads && x->items * x->nvb < 4 * threads &&
+  while (!x->per_item && (x->items * x->nvb) % threads && x->items * x->nvb < 4 * threads &&
          p->V / (x->nvb + 1) >= 16)
     x->nvb++;
   x->slot_elems = E;
@@ -367,15 +415,17 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   LA_FN(la_prep) pp;
   LA_FN(chunk_fwd_ctx) x;
   ptrdiff_t *first, nfirst, n, maxnc = 1, bytes, ws_elems = LA_FN(chunk_ws_size)(p, 0);
-  int rc;
+  int rc, uniform = 1;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
     return LA_ENOMEM;
   LA_FN(chunk_number)(p, aux, first);
-  for (n = 0; n < p->N; n++)
+  for (n = 0; n < p->N; n++) {
     if (first[n + 1] - first[n] > maxnc) maxnc = first[n + 1] - first[n];
+    uniform = uniform && first[n + 1] - first[n] == first[1] - first[0];
+  }
   memset(&x, 0, sizeof x);
   x.items = p->N * p->HV;
   /* with aux, the transforms first (aux reads the gates of the whole call) */
@@ -386,7 +436,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     const ptrdiff_t extra = LA_FN(chunk_fwd_transform_size)(p);
     if (ws_elems < 0 || extra < 0 || !la_add(ws_elems, extra, &ws_elems)) ws_elems = -1;
   }
-  if (rc == LA_OK && (ws_elems < 0 || !LA_FN(chunk_fwd_plan)(p, maxnc, &x) ||
+  if (rc == LA_OK && (ws_elems < 0 || !LA_FN(chunk_fwd_plan)(p, maxnc, uniform, &x) ||
                       !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))
     rc = LA_ENOMEM;
   if (rc == LA_OK) {

@@ -43,6 +43,9 @@
  *            OpenMP tasks over a ring of workspaces) gives the one-thread
  *            gradients bit for bit (double, single, bf16), and stops cleanly
  *            when interrupted
+ *   sched    the chunked forward's two schedules (per item; in two phases,
+ *            LA_FWD_PHASES) give the same o and ht, bit for bit (double,
+ *            single, bf16), and per item stops cleanly when interrupted
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
  *
@@ -1540,7 +1543,9 @@ static void test_pool_class(const tprob *S, const tprob *L, int dbl)
  * backward's per-value-head dq, dk come from the pool's frame buffer: the
  * pool holds at least their size more after calls with the transforms than
  * after the same calls without; and a NaN-filled pool gives the fresh
- * call's bits. */
+ * call's bits.  On one thread: with more, which thread numbers take a
+ * workspace of their own depends on the dynamic schedule, and the totals
+ * of the two runs with it (three threads failed it now and then). */
 static void test_pool_frame(void)
 {
   static const tcfg plain = {"frame plain", 1, 16, 12, 300, 1, 2, 4, .h0 = 1};
@@ -1555,6 +1560,10 @@ static void test_pool_frame(void)
   /* 2 q, k normalised + their 1/norms, the gates, beta (the backward's
    * dq, dk per value head: in both) */
   frame = sizeof(double) * (size_t)(2 * B.nq + 2 * B.p.T * B.p.H * B.p.B + B.ng + B.nb);
+#ifdef _OPENMP
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(1);
+#endif
   la_release();
   run_paths(&A, 1, &ra);
   bytes_plain = la_pool_bytes();
@@ -1563,6 +1572,9 @@ static void test_pool_frame(void)
   bytes_tr = la_pool_bytes();
   poison_pool();
   run_paths(&B, 1, &rb2);
+#ifdef _OPENMP
+  omp_set_num_threads(saved);
+#endif
   ok = ra.rc == 0 && rb.rc == 0 && bytes_tr >= bytes_plain + frame && same_result(&B, &rb, &rb2);
   report(ok, "pool  the transforms' inputs in the pool's frame (double): %zu bytes held with "
          "them, %zu without (frame %zu); a NaN-filled pool gives the same bits",
@@ -1811,6 +1823,63 @@ static void test_pipe(void)
 }
 #else
 static void test_pipe(void) { report(1, "pipe  not built (no OpenMP)"); }
+#endif
+
+/* ---- the chunked forward's two schedules (la_chunk_fwd.tmpl.h) -----------------
+ * Four items of one chunk count on two threads run per item (each item's
+ * chunks in order, intra-chunk work then state step); LA_FWD_PHASES forces
+ * the two phases.  The outputs must be the same bits. */
+#ifdef _OPENMP
+static int sched_run(const tprob *P, la_problem *p, int dbl, int phases, double **o, double **ht)
+{
+  int rc;
+  if (phases) setenv("LA_FWD_PHASES", "1", 1);
+  else unsetenv("LA_FWD_PHASES");
+  rc = core_fwd(p, P, &P->in, dbl, 1, 1, o, ht);
+  unsetenv("LA_FWD_PHASES");
+  return rc;
+}
+
+static void sched_case(const tcfg *c)
+{
+  tprob P;
+  int dbl, emu, k;
+  make_problem(c, &P);
+  for (emu = 0; emu < 2; emu++)
+    for (dbl = emu ? 0 : 1; dbl >= 0; dbl--) {
+      la_problem p = P.p;
+      double *o[2], *ht[2];
+      int rc[2];
+      p.emulate = emu ? LA_EMULATE_BF16 : LA_EMULATE_NONE;
+      for (k = 0; k < 2; k++) rc[k] = sched_run(&P, &p, dbl, k, &o[k], &ht[k]);
+      report(rc[0] == LA_OK && rc[1] == LA_OK && same_bits(o[0], o[1], P.nv) &&
+                 same_bits(ht[0], ht[1], P.ns),
+             "sched %-28s chunk_fwd_%s%s per item = in two phases, o and ht bit for bit", c->name,
+             cls(dbl), emu ? " bf16" : "");
+      for (k = 0; k < 2; k++) {
+        free(o[k]);
+        free(ht[k]);
+      }
+    }
+  for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, &P, 1, 0, dbl);
+  free_problem(&P);
+}
+
+static void test_sched(void)
+{
+  /* above la_small_call's 2^18 state-steps: they run on both threads */
+  static const tcfg four = {"kda H=2 B=2", 1, 32, 30, 700, 2, 2, 2, .l2 = 1, .gik = 1,
+                            .dtb = 1, .h0 = 1};
+  static const tcfg gva = {"gdn HV=4 varlen", 0, 24, 20, 620, 2, 4, 1, .ncu = 3,
+                           .cu = {0, 300, 620}, .h0 = 1, .gate = GATE_MIXED};
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(2);
+  sched_case(&four);
+  sched_case(&gva);
+  omp_set_num_threads(saved);
+}
+#else
+static void test_sched(void) { report(1, "sched  not built (no OpenMP)"); }
 #endif
 
 /* ---- the configurations ---------------------------------------------------------- */
@@ -2133,6 +2202,7 @@ int main(int argc, char **argv)
   test_pool();
   test_spread();
   test_pipe();
+  test_sched();
   la_release(); /* nothing left for the leak checker */
 
   printf("%d passed, %d failed\n", n_pass, n_fail);
