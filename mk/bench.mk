@@ -3,7 +3,8 @@
 #                  interleaved with the same-run gemm, medians with spread,
 #                  the core alone (bench_core) and the peer when available;
 #                  writes validation/results/bench.md
-#   make bench-c   the core without Octave (mex/bench/bench_core.c), with
+#   make bench-c   the core without Octave (mex/bench/bench_core.c; with the
+#                  chunked forward's two schedules paired), with
 #                  the machine's BLAS kernels and again with OpenBLAS's AVX2
 #                  (Haswell) kernels, and the time the GEMMs take inside
 #                  the chunked rows (bench_core_blas: the core built with
@@ -32,19 +33,26 @@ $(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
 # The bench driver itself under ASan + UBSan (part of make test): one rep of
-# every chunked row of bench_core_blas, both of its tables; it reads nothing
-# of the timings, only that each row ran and the driver is clean.
+# every chunked row of bench_core_blas, both of its tables, and the plain
+# driver's table of the two schedules (4 pairs a row, and their bits
+# compared); it reads nothing of the timings, only that each row ran, the
+# schedules agreed and the driver is clean.
 $(BUILD)/bench_core_san: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_CFLAGS) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
+$(BUILD)/bench_core_san_plain: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+
 .PHONY: test-bench-sanitize
-test-bench-sanitize: deps $(BUILD)/bench_core_san
-	@$(SAN_ENV) $(BUILD)/bench_core_san 1 64 \
-	  > $(BUILD)/bench_core_san.out
-	@! grep -q '| error' $(BUILD)/bench_core_san.out
+test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain
+	@$(SAN_ENV) $(BUILD)/bench_core_san 1 64 > $(BUILD)/bench_core_san.out
+	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 sched >> $(BUILD)/bench_core_san.out
+	@! grep -q '| error\|| NO |' $(BUILD)/bench_core_san.out
 	@grep -q "Where the forward's time goes" $(BUILD)/bench_core_san.out
-	@echo "bench_core under ASan/UBSan: $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san.out) table rows, clean"
+	@grep -q "two schedules" $(BUILD)/bench_core_san.out
+	@echo "bench_core under ASan/UBSan: $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san.out) table rows, the schedules the same bits, clean"
 
 TEST_STEPS += test-bench-sanitize
 

@@ -25,10 +25,11 @@
  * Built with -DLA_TIME_BLAS (bench_core_blas) it prints instead, for the
  * chunked rows, the time their GEMMs take and their stages (la_flops.h).
  *
- * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals]   (defaults
- * 9, 1024, all; decode, idle, goals: only the decode rows, only the calls
- * after idle, only the rows of the goals -- validation/run_bench_goals.m
- * runs that mode several times)
+ * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals | sched]
+ * (defaults 9, 1024, all; decode, idle, goals, sched: only the decode rows,
+ * only the calls after idle, only the rows of the goals --
+ * validation/run_bench_goals.m runs that mode several times -- only the
+ * chunked forward's two schedules, paired)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
  * of docs/flops.md (57), (58), (55).
@@ -60,6 +61,8 @@ typedef struct {
 /* The arrays of one problem: inputs, outputs, gradients (20 for a
  * forward + backward with the transforms). */
 #define BENCH_MAX_ARRAYS 24
+/* The schedules table: 4 pairs per rep, at most (reps <= 256). */
+#define BENCH_MAX_PAIRS 1024
 
 typedef struct {
   la_problem p;
@@ -422,6 +425,56 @@ static void time_idle(const row_spec *r, int reps)
   fflush(stdout);
 }
 
+/* The chunked forward's two schedules (la_chunk_fwd.tmpl.h), paired: each
+ * of `pairs` reps makes one call per item and one in two phases
+ * (LA_FWD_PHASES set) back to back, which goes first alternating, so that
+ * both see the same moment of a shared machine; the ratio is taken pair by
+ * pair.  Prints the median seconds of each, the median (quartiles) of
+ * the ratios, and whether every call's o and ht were the first call's bits.
+ * A forward + backward row changes only in its forward. */
+static void time_sched(const row_spec *r, int pairs)
+{
+  bench_problem P;
+  double item[BENCH_MAX_PAIRS], phases[BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
+  const size_t es = r->dbl ? sizeof(double) : sizeof(float);
+  const size_t no = es * (size_t)(r->V * r->T * r->H), ns = es * (size_t)(r->K * r->V * r->H);
+  char *o0 = malloc(no), *ht0 = malloc(ns);
+  int i, k, rc, same = 1;
+  if (!o0 || !ht0) { fprintf(stderr, "bench_core: out of memory\n"); exit(2); }
+  make_problem(r, &P);
+  rc = run_row(r, &P);
+  memcpy(o0, P.f.o, no);
+  memcpy(ht0, P.f.ht, ns);
+  for (i = 0; i < pairs && rc == 0; i++)
+    for (k = 0; k < 2 && rc == 0; k++) {
+      const int ph = (i + k) % 2;
+      double t0;
+      if (ph) setenv("LA_FWD_PHASES", "1", 1);
+      else unsetenv("LA_FWD_PHASES");
+      t0 = now();
+      rc = run_row(r, &P);
+      (ph ? phases : item)[i] = now() - t0;
+      same = same && !memcmp(o0, P.f.o, no) && !memcmp(ht0, P.f.ht, ns);
+    }
+  unsetenv("LA_FWD_PHASES");
+  free_problem(&P);
+  free(o0);
+  free(ht0);
+  if (rc) {
+    printf("| %s | %s | error %d |\n", row_label(r), r->dbl ? "double" : "single", rc);
+    return;
+  }
+  for (i = 0; i < pairs; i++) ratio[i] = item[i] / phases[i];
+  {
+    const double mr = median(ratio, pairs); /* sorts ratio */
+    printf("| %s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.3f (%.3f-%.3f) | %s |\n",
+           row_label(r), r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd", r->T, r->H,
+           r->K, r->C, median(item, pairs), median(phases, pairs), mr, ratio[pairs / 4],
+           ratio[3 * pairs / 4], same ? "yes" : "NO");
+  }
+  fflush(stdout);
+}
+
 /* OpenBLAS's own report of its kernels, if OpenBLAS is linked. */
 extern char *openblas_get_corename(void) __attribute__((weak));
 extern char *openblas_get_config(void) __attribute__((weak));
@@ -601,6 +654,14 @@ int main(int argc, char **argv)
   static const row_spec idle[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 0, 0},
                                    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0}};
+  /* the schedule per item applies (items divide among 2 threads) */
+  static const row_spec sched[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 2048, 2, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0}};
   static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0, 0, 0},
                                      {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
@@ -608,11 +669,12 @@ int main(int argc, char **argv)
   const char *mode = argc > 3 ? argv[3] : "all";
   const int all = strcmp(mode, "all") == 0, goals = strcmp(mode, "goals") == 0;
   const int dec = strcmp(mode, "decode") == 0, idl = strcmp(mode, "idle") == 0;
+  const int sch = strcmp(mode, "sched") == 0;
   gemm_ref g;
   size_t i;
-  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl)) {
-    fprintf(stderr,
-            "usage: bench_core [reps 1..256] [gemm n >= 64] [all | decode | idle | goals]\n");
+  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch)) {
+    fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] "
+                    "[all | decode | idle | goals | sched]\n");
     return 2;
   }
   gemm_init(&g, n);
@@ -645,6 +707,17 @@ int main(int argc, char **argv)
            "| row | class | mode | H | K=V | after idle, placed | after idle, not placed "
            "| back to back |\n|---|---|---|---:|---:|---:|---:|---:|\n", reps, LA_BENCH_SETTLE);
     for (i = 0; i < sizeof idle / sizeof idle[0]; i++) time_idle(&idle[i], reps);
+  }
+  if (all || sch) {
+    printf("\nThe chunked forward's two schedules (docs/performance.md, \"One task per item\"): "
+           "%d pairs, each one call per item and one in two phases (LA_FWD_PHASES) back to "
+           "back, the order alternating; seconds, medians; the ratio pair by pair, median "
+           "(quartiles); same bits: every call's o and ht those of the first.\n\n"
+           "| row | class | mode | T | H | K=V | C | per item s | two phases s "
+           "| per item / two phases | same bits |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+           4 * reps);
+    for (i = 0; i < sizeof sched / sizeof sched[0]; i++) time_sched(&sched[i], 4 * reps);
   }
   gemm_free(&g);
   return 0;
