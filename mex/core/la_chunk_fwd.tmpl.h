@@ -8,13 +8,15 @@
  * and, when asked, the chunk's intermediates into aux.
  *
  * Two schedules (chunk_fwd_plan):
- * - per item, when the items (sequence, value head) are of one length and
- *   divide evenly among the threads (H = 4 on two): each task runs one
+ * - per item, when the items (sequence, value head) have one chunk count
+ *   and divide evenly among the threads (H = 4 on two): each task runs one
  *   item's chunks in order, each chunk's intra-chunk work into the item's
  *   slot and at once its state step, while the slot is in the core's own
  *   cache.  No barrier inside a window, nothing crosses between cores:
- *   2-8 % faster than the phases at these sizes, the same bits
- *   (docs/performance.md, "One task per item").
+ *   2-5 % faster than the phases in paired runs, up to 23 % when the host
+ *   is busy.  The phases would run whole value columns here too (nvb = 1),
+ *   so the BLAS calls and the bits are the same (docs/performance.md, "One
+ *   task per item").
  * - in two phases (la_for_phases) otherwise: only the last three lines
  *   carry the state, so the intra-chunk phase of every chunk of a window
  *   runs in parallel over (item, chunk) and keeps what the state pass reads

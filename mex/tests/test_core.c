@@ -1826,9 +1826,9 @@ static void test_pipe(void) { report(1, "pipe  not built (no OpenMP)"); }
 #endif
 
 /* ---- the chunked forward's two schedules (la_chunk_fwd.tmpl.h) -----------------
- * Four items of one chunk count on two threads run per item (each item's
- * chunks in order, intra-chunk work then state step); LA_FWD_PHASES forces
- * the two phases.  The outputs must be the same bits. */
+ * Items of one chunk count, four or eight, on two threads run per item
+ * (each item's chunks in order, intra-chunk work then state step);
+ * LA_FWD_PHASES forces the two phases.  The outputs must be the same bits. */
 #ifdef _OPENMP
 static int sched_run(const tprob *P, la_problem *p, int dbl, int phases, double **o, double **ht)
 {
