@@ -70,6 +70,7 @@ typedef struct {
   la_bwd_io b;
   void *mem[BENCH_MAX_ARRAYS];
   int nmem;
+  ptrdiff_t nv, ns; /* elements of o and of ht */
 } bench_problem;
 
 /* The label of a row in every table: "kda chunk", "gdn rec", with
@@ -125,6 +126,8 @@ static void make_problem(const row_spec *r, bench_problem *P)
   const ptrdiff_t nd = (r->kda ? r->K : 1) * r->H; /* dt_bias: GD per head */
   const double ks = 1 / sqrt((double)r->K);
   memset(P, 0, sizeof *P);
+  P->nv = nv;
+  P->ns = ns;
   p->K = r->K; p->V = r->V; p->T = r->T; p->H = r->H; p->HV = r->H; p->B = 1; p->N = 1;
   p->kda = r->kda; p->scale = ks; p->chunk = r->C;
   p->qk_l2norm = p->gate_in_kernel = p->beta_sigmoid = r->tr;
@@ -437,11 +440,16 @@ static void time_sched(const row_spec *r, int pairs)
   bench_problem P;
   double item[BENCH_MAX_PAIRS], phases[BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
   const size_t es = r->dbl ? sizeof(double) : sizeof(float);
-  const size_t no = es * (size_t)(r->V * r->T * r->H), ns = es * (size_t)(r->K * r->V * r->H);
-  char *o0 = malloc(no), *ht0 = malloc(ns);
+  size_t no, ns;
+  char *o0, *ht0;
   int i, k, rc, same = 1;
-  if (!o0 || !ht0) { fprintf(stderr, "bench_core: out of memory\n"); exit(2); }
   make_problem(r, &P);
+  no = es * (size_t)P.nv;
+  ns = es * (size_t)P.ns;
+  if (!(o0 = malloc(no)) || !(ht0 = malloc(ns))) {
+    fprintf(stderr, "bench_core: out of memory\n");
+    exit(2);
+  }
   rc = run_row(r, &P);
   memcpy(o0, P.f.o, no);
   memcpy(ht0, P.f.ht, ns);
@@ -549,10 +557,10 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
   size_t i;
   printf("\nWhere the forward's time goes (the same build and runs; the core's stages timed, "
          "la_flops.h): the seconds of each stage, summed over the threads, as a share of %d x "
-         "the rep's time, the median over the reps.  The intra-chunk phase is split into its "
-         "stages (\"other\": the rest of it: copies, the emulation, the transforms chunk by "
-         "chunk); \"waiting\": the threads' time in neither phase (barriers, the start of the "
-         "region, the transforms of a whole call).  GEMMs run inside \"off-diag\", \"w, u\" "
+         "the rep's time, the median over the reps.  The chunks' intra-chunk work is split into "
+         "its stages (\"other\": the rest of it: copies, the emulation, the transforms chunk by "
+         "chunk); \"waiting\": the threads' time in neither it nor the state pass (barriers, "
+         "the start of the region, the transforms of a whole call).  GEMMs run inside \"off-diag\", \"w, u\" "
          "and \"state pass\".\n\n", th);
   printf("| row | class | H | K=V | C | intra phase | gating | diag | scale | off-diag | solve "
          "| w, u | other | state pass | waiting |\n"
@@ -564,7 +572,7 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
     printf(" | %.2f | %.2f | %.2f |\n", t->other, t->share[LA_ST_STATE], t->waiting);
   }
   printf("\nWhere the forward + backward's time goes (the same runs, the same shares): the "
-         "forward's two phases, then the backward's tasks (forward sweep: a chunk's "
+         "forward's intra-chunk work and state pass, then the backward's tasks (forward sweep: a chunk's "
          "intra-chunk work again, its state step; reverse sweep: decays and Aqk again with the "
          "output's backward, the state gradient's step) and the parts of its last task (the "
          "state's local gradients, the backward of w, u and the solve, of the gated products, "

@@ -308,8 +308,8 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   x.maxnc = 1;
   for (n = 0; n < p->N; n++) {
-    const la_seq s = la_seq_of(p, n);
-    if (la_chunks(s.len, p->chunk) > x.maxnc) x.maxnc = la_chunks(s.len, p->chunk);
+    const ptrdiff_t nc = la_chunks(la_seq_of(p, n).len, p->chunk);
+    if (nc > x.maxnc) x.maxnc = nc;
   }
   /* pipelined (LA_BWD_RING pairs per item) when some thread would have no
    * item of its own: fewer items than threads, or a last round short of

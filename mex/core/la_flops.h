@@ -54,14 +54,15 @@ extern double la_blas_seconds;
 
 /* The stages LA_STAGE times (bench_core.c names them in this order). */
 typedef enum {
-  LA_ST_INTRA,   /* a chunk's intra-chunk phase (task), all of it */
+  LA_ST_INTRA,   /* a chunk's intra-chunk work, all of it */
   LA_ST_GATING,  /* decays, QG, KG, KC (chunk_gating) */
   LA_ST_DIAG,    /* the diagonal sub-blocks of the gated products */
   LA_ST_SCALE,   /* the scaled copies of the off-diagonal sub-blocks */
   LA_ST_OFFDIAG, /* their GEMMs and the copy into Aqk, M */
   LA_ST_SOLVE,   /* A_raw and the triangular solve */
   LA_ST_WU,      /* w = A KG and u = A v (GEMMs) */
-  LA_ST_STATE,   /* the state pass of a block of value columns (task) */
+  LA_ST_STATE,   /* the state pass: a block of value columns over a window's
+                    chunks (two phases), or one chunk's step (per item) */
   /* the chunked backward's tasks (la_chunk_bwd.tmpl.h), and the parts of
    * its reverse sweep's last task */
   LA_ST_B_FWD_LOCAL, /* forward sweep: a chunk's intra-chunk work again */
