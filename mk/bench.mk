@@ -48,11 +48,14 @@ $(BUILD)/bench_core_san_plain: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 .PHONY: test-bench-sanitize
 test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain
 	@$(SAN_ENV) $(BUILD)/bench_core_san 1 64 > $(BUILD)/bench_core_san.out
-	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 sched >> $(BUILD)/bench_core_san.out
-	@! grep -q '| error\|| NO |' $(BUILD)/bench_core_san.out
+	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 sched > $(BUILD)/bench_core_san_sched.out
+	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 forms > $(BUILD)/bench_core_san_forms.out
+	@! grep -q '| error\|| NO |' $(BUILD)/bench_core_san*.out
 	@grep -q "Where the forward's time goes" $(BUILD)/bench_core_san.out
-	@grep -q "two schedules" $(BUILD)/bench_core_san.out
-	@echo "bench_core under ASan/UBSan: $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san.out) table rows, the schedules the same bits, clean"
+	@test $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san_sched.out) -gt 0
+	@test $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san_sched.out) = $$(grep -c '| same bits |$$' $(BUILD)/bench_core_san_sched.out)
+	@test $$(grep -c '^| [a-z]* chunk.* | o [0-9.e+-]*, ht [0-9.e+-]* |$$' $(BUILD)/bench_core_san_forms.out) -gt 0
+	@echo "bench_core under ASan/UBSan: $$(cat $(BUILD)/bench_core_san*.out | grep -c '^| [a-z]* chunk') table rows, the schedules the same bits, the forms compared, clean"
 
 TEST_STEPS += test-bench-sanitize
 

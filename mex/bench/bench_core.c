@@ -25,11 +25,12 @@
  * Built with -DLA_TIME_BLAS (bench_core_blas) it prints instead, for the
  * chunked rows, the time their GEMMs take and their stages (la_flops.h).
  *
- * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals | sched]
- * (defaults 9, 1024, all; decode, idle, goals, sched: only the decode rows,
- * only the calls after idle, only the rows of the goals --
+ * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals | sched | forms]
+ * (defaults 9, 1024, all; decode, idle, goals, sched, forms: only the decode
+ * rows, only the calls after idle, only the rows of the goals --
  * validation/run_bench_goals.m runs that mode several times -- only the
- * chunked forward's two schedules, paired)
+ * chunked forward's two schedules, paired, only its two forms of v_new,
+ * paired)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
  * of docs/flops.md (57), (58), (55).
@@ -61,7 +62,7 @@ typedef struct {
 /* The arrays of one problem: inputs, outputs, gradients (20 for a
  * forward + backward with the transforms). */
 #define BENCH_MAX_ARRAYS 24
-/* The schedules table: 4 pairs per rep, at most (reps <= 256). */
+/* The paired tables: 4 pairs per rep, at most (reps <= 256). */
 #define BENCH_MAX_PAIRS 1024
 
 typedef struct {
@@ -428,57 +429,84 @@ static void time_idle(const row_spec *r, int reps)
   fflush(stdout);
 }
 
-/* The chunked forward's two schedules (la_chunk_fwd.tmpl.h), paired: each
- * of `pairs` reps makes one call per item and one in two phases
- * (LA_FWD_PHASES set) back to back, which goes first alternating, so that
- * both see the same moment of a shared machine; the ratio is taken pair by
- * pair.  Prints the median seconds of each, the median (quartiles) of
- * the ratios, and whether every call's o and ht were the first call's bits.
- * A forward + backward row changes only in its forward. */
-static void time_sched(const row_spec *r, int pairs)
+/* rms(b - a) / rms(a) of n values of one class (0 when a is all zero and b
+ * equals it). */
+static double rms_ratio(const void *a, const void *b, ptrdiff_t n, int dbl)
+{
+  double se = 0, sa = 0;
+  ptrdiff_t i;
+  for (i = 0; i < n; i++) {
+    const double x = dbl ? ((const double *)a)[i] : ((const float *)a)[i];
+    const double y = dbl ? ((const double *)b)[i] : ((const float *)b)[i];
+    se += (y - x) * (y - x);
+    sa += x * x;
+  }
+  return sa > 0 ? sqrt(se / sa) : (se > 0 ? INFINITY : 0);
+}
+
+/* Two ways of one call of the chunked forward (la_chunk_fwd.tmpl.h),
+ * paired: each of `pairs` reps makes one call as is (A) and one with the
+ * environment variable env set (B) back to back, which goes first
+ * alternating, so that both see the same moment of a shared machine; the
+ * ratio A / B is taken pair by pair.  Prints the median seconds of each,
+ * the median (quartiles) of the ratios, whether every call gave its own
+ * way's first bits of o and ht, and how B's first o and ht compare with
+ * A's: "same bits" or rms(B - A) / rms(A).  A forward + backward row
+ * changes only in its forward. */
+static void time_paired(const row_spec *r, int pairs, const char *env)
 {
   bench_problem P;
-  double item[BENCH_MAX_PAIRS], phases[BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
+  double t[2][BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
   const size_t es = r->dbl ? sizeof(double) : sizeof(float);
   size_t no, ns;
-  char *o0, *ht0;
-  int i, k, rc, same = 1;
+  char *o0[2], *ht0[2], cmp[64];
+  int i, k, rc = 0, repro = 1;
   make_problem(r, &P);
   no = es * (size_t)P.nv;
   ns = es * (size_t)P.ns;
-  if (!(o0 = malloc(no)) || !(ht0 = malloc(ns))) {
-    fprintf(stderr, "bench_core: out of memory\n");
-    exit(2);
-  }
-  rc = run_row(r, &P);
-  memcpy(o0, P.f.o, no);
-  memcpy(ht0, P.f.ht, ns);
-  for (i = 0; i < pairs && rc == 0; i++)
+  for (k = 0; k < 2; k++)
+    if (!(o0[k] = malloc(no)) || !(ht0[k] = malloc(ns))) {
+      fprintf(stderr, "bench_core: out of memory\n");
+      exit(2);
+    }
+  for (i = -1; i < pairs && rc == 0; i++) /* i = -1: each way's first call, untimed */
     for (k = 0; k < 2 && rc == 0; k++) {
-      const int ph = (i + k) % 2;
+      const int b = (i + k + 2) % 2;
       double t0;
-      if (ph) setenv("LA_FWD_PHASES", "1", 1);
-      else unsetenv("LA_FWD_PHASES");
+      if (b) setenv(env, "1", 1);
+      else unsetenv(env);
       t0 = now();
       rc = run_row(r, &P);
-      (ph ? phases : item)[i] = now() - t0;
-      same = same && !memcmp(o0, P.f.o, no) && !memcmp(ht0, P.f.ht, ns);
+      if (i < 0) {
+        memcpy(o0[b], P.f.o, no);
+        memcpy(ht0[b], P.f.ht, ns);
+        continue;
+      }
+      t[b][i] = now() - t0;
+      repro = repro && !memcmp(o0[b], P.f.o, no) && !memcmp(ht0[b], P.f.ht, ns);
     }
-  unsetenv("LA_FWD_PHASES");
+  unsetenv(env);
+  if (!memcmp(o0[0], o0[1], no) && !memcmp(ht0[0], ht0[1], ns))
+    snprintf(cmp, sizeof cmp, "same bits");
+  else
+    snprintf(cmp, sizeof cmp, "o %.1e, ht %.1e", rms_ratio(o0[0], o0[1], P.nv, r->dbl),
+             rms_ratio(ht0[0], ht0[1], P.ns, r->dbl));
   free_problem(&P);
-  free(o0);
-  free(ht0);
+  for (k = 0; k < 2; k++) {
+    free(o0[k]);
+    free(ht0[k]);
+  }
   if (rc) {
     printf("| %s | %s | error %d |\n", row_label(r), r->dbl ? "double" : "single", rc);
     return;
   }
-  for (i = 0; i < pairs; i++) ratio[i] = item[i] / phases[i];
+  for (i = 0; i < pairs; i++) ratio[i] = t[0][i] / t[1][i];
   {
     const double mr = median(ratio, pairs); /* sorts ratio */
-    printf("| %s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.3f (%.3f-%.3f) | %s |\n",
+    printf("| %s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.3f (%.3f-%.3f) | %s | %s |\n",
            row_label(r), r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd", r->T, r->H,
-           r->K, r->C, median(item, pairs), median(phases, pairs), mr, ratio[pairs / 4],
-           ratio[3 * pairs / 4], same ? "yes" : "NO");
+           r->K, r->C, median(t[0], pairs), median(t[1], pairs), mr, ratio[pairs / 4],
+           ratio[3 * pairs / 4], repro ? "yes" : "NO", cmp);
   }
   fflush(stdout);
 }
@@ -493,7 +521,7 @@ static const char *env_or(const char *name, const char *dflt)
   return v && *v ? v : dflt;
 }
 
-static void print_header(int reps, ptrdiff_t n)
+static void print_header(int reps, ptrdiff_t n, int table)
 {
   printf("bench_core: the core without Octave; each rep = a pause of %.2f s, one %tdx%td gemm, "
          "the pause again (none for the rows marked hot), the row, one more gemm at once "
@@ -507,6 +535,7 @@ static void print_header(int reps, ptrdiff_t n)
          env_or("OPENBLAS_CORETYPE", "(unset)"), env_or("OPENBLAS_NUM_THREADS", "(unset)"),
          env_or("OMP_NUM_THREADS", "(unset)"), env_or("OMP_WAIT_POLICY", "(unset)"),
          env_or("GOMP_SPINCOUNT", "(unset)"));
+  if (!table) return; /* a mode without the rows' table */
   printf("| row | class | mode | T | H | K=V | C | median s | min s | max s | tokens/s | GFLOP/s "
          "| gemm GFLOP/s (same reps) | vs gemm | next gemm | vs gemm rep by rep |\n");
   printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -670,6 +699,15 @@ int main(int argc, char **argv)
                                     {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0}};
+  /* the forms: both schedules, K = V = 64 and 128, C = 32, double, gdn */
+  static const row_spec forms[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 2048, 3, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0, 0, 0},
+                                    {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0, 0, 0}};
   static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0, 0, 0},
                                      {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
@@ -677,12 +715,12 @@ int main(int argc, char **argv)
   const char *mode = argc > 3 ? argv[3] : "all";
   const int all = strcmp(mode, "all") == 0, goals = strcmp(mode, "goals") == 0;
   const int dec = strcmp(mode, "decode") == 0, idl = strcmp(mode, "idle") == 0;
-  const int sch = strcmp(mode, "sched") == 0;
+  const int sch = strcmp(mode, "sched") == 0, frm = strcmp(mode, "forms") == 0;
   gemm_ref g;
   size_t i;
-  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch)) {
+  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch || frm)) {
     fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] "
-                    "[all | decode | idle | goals | sched]\n");
+                    "[all | decode | idle | goals | sched | forms]\n");
     return 2;
   }
   gemm_init(&g, n);
@@ -691,7 +729,7 @@ int main(int argc, char **argv)
   gemm_free(&g);
   return 0;
 #endif
-  print_header(reps, n);
+  print_header(reps, n, all || goals);
   for (i = 0; i < sizeof rows / sizeof rows[0] && (all || goals); i++) {
     row_time t;
     if (goals && !rows[i].goal) continue;
@@ -720,12 +758,28 @@ int main(int argc, char **argv)
     printf("\nThe chunked forward's two schedules (docs/performance.md, \"One task per item\"): "
            "%d pairs, each one call per item and one in two phases (LA_FWD_PHASES) back to "
            "back, the order alternating; seconds, medians; the ratio pair by pair, median "
-           "(quartiles); same bits: every call's o and ht those of the first.\n\n"
+           "(quartiles); reproducible: every call's o and ht those of its schedule's first; "
+           "the two schedules' o and ht compared.\n\n"
            "| row | class | mode | T | H | K=V | C | per item s | two phases s "
-           "| per item / two phases | same bits |\n"
-           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
+           "| per item / two phases | reproducible | two phases vs per item |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
            4 * reps);
-    for (i = 0; i < sizeof sched / sizeof sched[0]; i++) time_sched(&sched[i], 4 * reps);
+    for (i = 0; i < sizeof sched / sizeof sched[0]; i++)
+      time_paired(&sched[i], 4 * reps, "LA_FWD_PHASES");
+  }
+  if (all || frm) {
+    printf("\nThe chunked forward's two forms of v_new (docs/performance.md, \"The direct form "
+           "of v_new\"): %d pairs, each one call in the direct form A (v - KG S) and one in "
+           "FLA's WY form u - w S (LA_FWD_WY) back to back, the order alternating; seconds, "
+           "medians; the ratio pair by pair, median (quartiles); reproducible: every call's o "
+           "and ht those of its form's first; the WY form's o and ht against the direct "
+           "form's, rms(WY - direct) / rms(direct).\n\n"
+           "| row | class | mode | T | H | K=V | C | direct s | WY s | direct / WY "
+           "| reproducible | WY vs direct |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
+           4 * reps);
+    for (i = 0; i < sizeof forms / sizeof forms[0]; i++)
+      time_paired(&forms[i], 4 * reps, "LA_FWD_WY");
   }
   gemm_free(&g);
   return 0;

@@ -1,11 +1,21 @@
 /*
  * la_chunk_fwd.tmpl.h -- template: the driver of the chunked forward
  * (docs/chunk_forward.md).  Per (sequence, value head), chunk after chunk:
- *   intra-chunk:  decays, A_raw, Aqk, w, u           (la_stage_intra)
- *   v_new = u - w S                                  (la_stage_state)
+ *   intra-chunk:  decays, A_raw, Aqk, A              (la_stage_intra)
+ *   v_new = A (v - KG S)                             (la_stage_state)
  *   o     = scale (exp(G) .* q) S + Aqk v_new        (la_stage_output)
  *   S     = Diag(exp(G_last)) S + (exp(G_last - G) .* k)^T v_new   (la_stage_state)
- * and, when asked, the chunk's intermediates into aux.
+ * and, when asked, the chunk's intermediates into aux (w = A KG and u = A v
+ * formed for them only).
+ *
+ * v_new = A (v - KG S) is the direct form of (28); FLA's kernels form
+ * w = A KG and u = A v in the intra-chunk phase and then v_new = u - w S
+ * (the WY form), a GEMM of c x c x K per chunk more.  The direct form saves
+ * it: 4-8 % of the forward's time at K = V = 64 and 128 in paired runs
+ * (docs/performance.md, "The direct form of v_new").  'Emulate' keeps the
+ * WY form, since it rounds w and u where a kernel stores them; LA_FWD_WY in
+ * the environment forces it (to compare the forms, and for the flop count
+ * of docs/flops.md).  Both forms give the same v_new up to rounding.
  *
  * Two schedules (chunk_fwd_plan):
  * - per item, when the items (sequence, value head) have one chunk count
@@ -133,6 +143,7 @@ typedef struct {
   int pooled;                  /* this call holds the pool (la_pool_enter) */
   int fuse;                    /* transforms chunk by chunk (chunk_fwd_transform) */
   int per_item;                /* the schedule per item (chunk_fwd_item), not phases */
+  int direct;                  /* v_new = A (v - KG S), not u - w S (chunk_fwd_plan) */
   /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
    * nvb: blocks of value columns in the state pass (per item: wn = ncb = 1,
    * nvb = 1, and a window's tasks are its items, each over all its chunks) */
@@ -225,8 +236,17 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   q = it.q + K * t0, k = it.k + K * t0, g = it.g + GD * t0;
   LA_FN(chunk_ws_carve)(p, &buf, &ws);
   if (x->fuse) LA_FN(chunk_fwd_transform)(x, hv, c, buf, &q, &k, &g);
-  ws.QG = sl.QG; ws.KC = sl.KC; ws.w = sl.w; ws.u = sl.u; ws.Aqk = sl.Aqk;
-  LA_FN(chunk_intra)(p, c, q, k, it.v + V * t0, g, it.beta + t0, LA_CI_AQK | LA_CI_WU, &ws);
+  ws.QG = sl.QG; ws.KC = sl.KC; ws.Aqk = sl.Aqk; ws.Am = sl.Am;
+  if (x->direct) {
+    ws.KG = sl.kw;
+  } else {
+    ws.w = sl.kw;
+    ws.u = sl.vn;
+  }
+  LA_FN(chunk_intra)(p, c, q, k, it.v + V * t0, g, it.beta + t0,
+                     LA_CI_AQK | (x->direct ? LA_CI_A : LA_CI_WU), &ws);
+  if (x->direct && x->aux && (x->aux->w || x->aux->u)) /* only for aux: into ws's own w, u */
+    LA_FN(chunk_wu)(K, V, c, it.v + V * t0, &ws);
   if (x->aux && x->aux->cond) { /* cond_1 (I + A_raw) of the chunk (aux.cond) */
     real_t *inv = la_alloc(C * C, sizeof(real_t));
     if (!inv) {
@@ -258,9 +278,11 @@ static void LA_FN(state_cols)(const la_problem *p, const real_t *src, real_t *S,
 }
 
 /* Phase 1: the state pass of value columns [v0, v1) of one item over the
- * chunks of window w: v_new, o, the next state (and aux h, v_new). */
+ * chunks of window w: v_new, o, the next state (and aux h, v_new).  X: the
+ * thread's workspace (the direct form's scratch, V x C elements). */
 static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
-                                   ptrdiff_t item, ptrdiff_t v0, ptrdiff_t v1, int *status)
+                                   ptrdiff_t item, ptrdiff_t v0, ptrdiff_t v1, real_t *X,
+                                   int *status)
 {
   const la_problem *p = x->p;
   const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
@@ -274,13 +296,17 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   for (ci = w.c0; ci < w.c1 && ci < nc; ci++) {
     const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it.s, ci, C);
     const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
-    real_t *vn = sl.u + v0;
+    real_t *vn = sl.vn + v0;
     const real_t *Sh = LA_FN(chunk_emu_state)(p, Sb, Srb, K * vw); /* the state read */
     if (la_poll(p, status)) return;
     if (x->aux && x->aux->h)
       memcpy((real_t *)x->aux->h + K * v0 + K * V * (hv + p->HV * (x->first[n] + ci)), Sh,
              sizeof(real_t) * (size_t)(K * vw));
-    LA_FN(chunk_vnew_cols)(K, vw, c, Sh, sl.w, vn, V);
+    if (x->direct)
+      LA_FN(chunk_vnew_direct_cols)(K, vw, c, Sh, sl.kw, sl.Am, C, it.v + V * t0 + v0, V, X, vn,
+                                    V);
+    else
+      LA_FN(chunk_vnew_cols)(K, vw, c, Sh, sl.kw, vn, V);
     LA_FN(la_emu_rows)(p, vn, vw, c, V);
     LA_FN(chunk_output_cols)(p, vw, c, Sh, sl.QG, sl.Aqk, C, vn, V, it.o + V * t0 + v0, V);
     LA_FN(la_emu_rows)(p, (real_t *)it.o + V * t0 + v0, vw, c, V);
@@ -305,14 +331,14 @@ static void LA_FN(chunk_fwd_item)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w
   if (nc == 0) { /* no steps: the state only passes, h0 to ht */
     w.c0 = 0;
     w.c1 = 1;
-    LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, status);
+    LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, ws, status);
   }
   for (ci = 0; ci < nc; ci++) {
     if (la_poll(p, status)) return;
     w.c0 = ci;
     w.c1 = ci + 1;
     LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, item, ci, ws, status));
-    LA_STAGE(LA_ST_STATE, LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, status));
+    LA_STAGE(LA_ST_STATE, LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, ws, status));
   }
 }
 
@@ -331,7 +357,7 @@ static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t
     const ptrdiff_t vb = task % x->nvb, V = x->p->V;
     LA_STAGE(LA_ST_STATE,
              LA_FN(chunk_fwd_state)(x, w, w.i0 + task / x->nvb, V * vb / x->nvb,
-                                    V * (vb + 1) / x->nvb, status));
+                                    V * (vb + 1) / x->nvb, ws, status));
   }
 }
 
@@ -354,7 +380,8 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
   }
 }
 
-/* The schedule, windows and column blocks of x for p (x->items set): per
+/* The form of v_new, the schedule, windows and column blocks of x for p
+ * (x->items set): the direct form but with 'Emulate' (or LA_FWD_WY); per
  * item when every item has the same number of chunks (uniform) and the
  * threads divide the items, a window a multiple of the threads' items;
  * else in two phases, with nvb blocks so that the state pass has a
@@ -368,6 +395,7 @@ static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int unifo
   const ptrdiff_t E = LA_FN(cfwd_slot_size)(p, 0);
   if (E < 1) return 0;
   x->per_item = uniform && x->items % threads == 0 && !getenv("LA_FWD_PHASES");
+  x->direct = !p->emulate && !getenv("LA_FWD_WY");
   if (x->per_item) {
     const ptrdiff_t fit = LA_FWD_STORE / E / threads * threads;
     x->ipb = fit > threads ? fit : threads;

@@ -39,10 +39,13 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
 }
 
 /* The chunked forward keeps, per chunk of a window (la_chunk_fwd.tmpl.h),
- * what its state pass reads of the intra-chunk phase: QG, KC, w, u (v_new is
- * formed in place of u), Aqk and gamma = exp(G_last). */
-#define LA_CFWD_SLOT(W_) \
-  W_(QG, K, C, 1) W_(KC, K, C, 1) W_(w, K, C, 1) W_(u, V, C, 1) W_(Aqk, C, C, 1) W_(gam, K, 1, 1)
+ * what its state pass reads of the intra-chunk phase: QG, KC, Aqk, gamma =
+ * exp(G_last), and for v_new in the direct form KG (in kw) and A, in the WY
+ * form ('Emulate') w (in kw) and u.  vn: u, then v_new formed in its place
+ * (WY), or v_new (direct). */
+#define LA_CFWD_SLOT(W_)                                                           \
+  W_(QG, K, C, 1) W_(KC, K, C, 1) W_(kw, K, C, 1) W_(vn, V, C, 1) W_(Aqk, C, C, 1) \
+  W_(Am, C, C, 1) W_(gam, K, 1, 1)
 
 typedef struct {
   LA_CFWD_SLOT(LA_WS_FIELD)

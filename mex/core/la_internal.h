@@ -122,9 +122,10 @@ static inline ptrdiff_t la_off_state(const la_problem *p, ptrdiff_t n, ptrdiff_t
 
 /* What the chunked paths' chunk_intra computes besides the decays and the
  * gated q, k (la_chunk_common_impl.h). */
-enum { LA_CI_AQK = 1,   /* Aqk                                       */
-       LA_CI_WU = 2,    /* M, A_raw, A, w, u                         */
-       LA_CI_DECAYS = 4 /* eG and eGc in full (else their last column) */ };
+enum { LA_CI_AQK = 1,    /* Aqk                                       */
+       LA_CI_WU = 2,     /* M, A_raw, A, w, u                         */
+       LA_CI_DECAYS = 4, /* eG and eGc in full (else their last column) */
+       LA_CI_A = 8       /* M, A_raw, A (the direct form: no w, u)    */ };
 
 /* V rounded up to a multiple of 4 (column blocking of the recurrent kernels) */
 static inline ptrdiff_t la_pad4(ptrdiff_t V) { return (V + 3) / 4 * 4; }

@@ -145,16 +145,16 @@ static void LA_FN(gated_offdiag)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_
     }
 }
 
-/* The gated products of one chunk: with LA_CI_WU M(i,j) = k_i' Diag(exp(G_i
- * - G_j)) k_j (strictly lower; A_raw = Diag(beta) M) into ws->M, with
- * LA_CI_AQK Aqk (lower with diagonal); the rest of the first c rows of the
- * first c columns is zeroed, rows past c are untouched. */
+/* The gated products of one chunk: with LA_CI_WU or LA_CI_A M(i,j) =
+ * k_i' Diag(exp(G_i - G_j)) k_j (strictly lower; A_raw = Diag(beta) M) into
+ * ws->M, with LA_CI_AQK Aqk (lower with diagonal); the rest of the first c
+ * rows of the first c columns is zeroed, rows past c are untouched. */
 static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                                const real_t *k, int what, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, C = ws->C;
   const real_t scale = (real_t)p->scale;
-  const int want_q = what & LA_CI_AQK, want_k = what & LA_CI_WU;
+  const int want_q = what & LA_CI_AQK, want_k = what & (LA_CI_WU | LA_CI_A);
   real_t *M = ws->M, *Aq = ws->Aqk;
   ptrdiff_t r, j;
 

@@ -4,7 +4,8 @@
  * (la_stage_decay), the gated products (la_stage_gated), the triangular
  * solve and w, u (la_stage_wy).  The backward's forward sweep needs M, A, w,
  * u (LA_CI_WU); its reverse sweep recomputes only the decays, in full
- * (LA_CI_DECAYS), and Aqk (LA_CI_AQK).
+ * (LA_CI_DECAYS), and Aqk (LA_CI_AQK).  The forward in the direct form
+ * stops at A (LA_CI_A): its state step applies A itself (la_stage_state).
  */
 
 static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const real_t *q,
@@ -13,7 +14,8 @@ static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const re
 {
   LA_STAGE(LA_ST_GATING, LA_FN(chunk_gating)(p, c, q, k, g, what & LA_CI_DECAYS, ws));
   LA_FN(chunk_gated_products)(p, c, q, k, what, ws);
-  if (!(what & LA_CI_WU)) return;
+  if (!(what & (LA_CI_WU | LA_CI_A))) return;
   LA_STAGE(LA_ST_SOLVE, LA_FN(chunk_araw)(c, ws->M, beta, ws));
-  LA_FN(chunk_wy)(p->K, p->V, c, v, beta, ws);
+  if (what & LA_CI_WU) LA_FN(chunk_wy)(p->K, p->V, c, v, beta, ws);
+  else LA_FN(chunk_a)(c, beta, ws);
 }

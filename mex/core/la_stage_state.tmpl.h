@@ -4,6 +4,8 @@
  * state entering the chunk and gamma = exp(G_last):
  *   v_new = u - w S                          (the delta of each step)
  *   S'    = Diag(gamma) S + KC^T v_new       (the state after the chunk)
+ * or in the direct form (the forward without 'Emulate'), the same v_new as
+ *   v_new = A (v - KG S)                     (no w, u: one GEMM less)
  * Stored forms: v_new is V x c (column i = step i), S is K x V.
  */
 
@@ -15,6 +17,22 @@ static inline void LA_FN(chunk_vnew_cols)(ptrdiff_t K, ptrdiff_t vw, ptrdiff_t c
                                           const real_t *w, real_t *vnew, ptrdiff_t ldv)
 {
   LA_GEMM('T', 'N', vw, c, K, -1, S, K, w, K, 1, vnew, ldv);
+}
+
+/* The direct form: vnew = (v - S^T KG) A^T, for v (vw x c, ld ldvin) and
+ * A (c x c lower, ld C); X: scratch of vw x c.  Same flops as u - S^T w
+ * but for the GEMM of w = A KG, which it does not need (docs/chunk_forward.md,
+ * (28)). */
+static inline void LA_FN(chunk_vnew_direct_cols)(ptrdiff_t K, ptrdiff_t vw, ptrdiff_t c,
+                                                 const real_t *S, const real_t *KG,
+                                                 const real_t *A, ptrdiff_t C, const real_t *v,
+                                                 ptrdiff_t ldvin, real_t *X, real_t *vnew,
+                                                 ptrdiff_t ldv)
+{
+  ptrdiff_t i;
+  for (i = 0; i < c; i++) memcpy(X + vw * i, v + ldvin * i, sizeof(real_t) * (size_t)vw);
+  LA_GEMM('T', 'N', vw, c, K, -1, S, K, KG, K, 1, X, vw);
+  LA_FN(gemm_xlt)(vw, c, X, vw, A, C, 0, vnew, ldv);
 }
 
 /* Sn = Diag(gam) S + KC vnew^T (Sn may be S). */

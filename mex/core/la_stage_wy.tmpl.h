@@ -130,16 +130,28 @@ static inline void LA_FN(chunk_araw)(ptrdiff_t c, const real_t *M, const real_t 
     for (i = 0; i < c; i++) ws->Araw[i + C * j] = i > j ? beta[i] * M[i + C * j] : 0;
 }
 
+/* w = A KG and u = A v as GEMMs (stored: KG A^T, v A^T) from ws->Am,
+ * ws->KG and v. */
+static inline void LA_FN(chunk_wu)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *v,
+                                   LA_FN(chunk_ws) *ws)
+{
+  LA_STAGE(LA_ST_WU, LA_FN(gemm_xlt)(K, c, ws->KG, K, ws->Am, ws->C, 0, ws->w, K);
+           LA_FN(gemm_xlt)(V, c, v, V, ws->Am, ws->C, 0, ws->u, V));
+}
+
+/* A = L^{-1} Diag(beta) (ws->Am) from ws->Araw by forward substitution
+ * (tri_solve_lower). */
+static inline void LA_FN(chunk_a)(ptrdiff_t c, const real_t *beta, LA_FN(chunk_ws) *ws)
+{
+  LA_STAGE(LA_ST_SOLVE, LA_FN(tri_solve_lower)(c, ws->C, ws->Araw, beta, ws->Am));
+}
+
 /* A (ws->Am), w and u from ws->Araw, ws->KG and v. */
 static inline void LA_FN(chunk_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *v,
                                    const real_t *beta, LA_FN(chunk_ws) *ws)
 {
-  const ptrdiff_t C = ws->C;
-  /* A = L^{-1} Diag(beta) by forward substitution (tri_solve_lower),
-   * then w = A KG and u = A v as GEMMs (stored: KG A^T, v A^T) */
-  LA_STAGE(LA_ST_SOLVE, LA_FN(tri_solve_lower)(c, C, ws->Araw, beta, ws->Am));
-  LA_STAGE(LA_ST_WU, LA_FN(gemm_xlt)(K, c, ws->KG, K, ws->Am, C, 0, ws->w, K);
-           LA_FN(gemm_xlt)(V, c, v, V, ws->Am, C, 0, ws->u, V));
+  LA_FN(chunk_a)(c, beta, ws);
+  LA_FN(chunk_wu)(K, V, c, v, ws);
 }
 
 /* Backward: from dw (b->dW) and du (b->dvn, the gradient of v_new = u - w S

@@ -19,6 +19,9 @@
  *            'Intermediates' quantities of docs/api.md.
  *   fused    the chunked forward's transforms chunk by chunk (no aux) give
  *            the bits of transforming the whole call first (with aux)
+ *   form     the chunked forward's two forms of v_new, direct A (v - KG S) and
+ *            WY u - w S (LA_FWD_WY, 'Emulate'), agree to rounding; aux w, u
+ *            are the same bits from either
  *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
  *   misc     NULL ht / dht / dh0 (not wanted / zero), T = 0
  *   check    every refusal of la_problem_check, its defaults and chunk
@@ -2116,6 +2119,72 @@ static void test_fused_transforms(void)
     }
 }
 
+/* The chunked forward's two forms of v_new (la_chunk_fwd.tmpl.h): direct,
+ * A (v - KG S), and WY, u - w S (LA_FWD_WY; what 'Emulate' runs).  o, ht
+ * and aux.v_new agree to rounding (single and double), and the
+ * intermediates w = A KG and u = A v, which the direct form forms only for
+ * aux, are the WY form's bits.  Chunks of 7 (a dense triangle, a short last
+ * chunk) and 64 (split triangles, c = C and c < C), strong gates,
+ * transforms, CuSeqlens, grouped value heads. */
+static int form_run(const tprob *P, int dbl, int wy, la_chunk_aux *aux, double **o, double **ht)
+{
+  int rc;
+  if (wy) setenv("LA_FWD_WY", "1", 1);
+  core_fwd_aux = aux;
+  rc = core_fwd(&P->p, P, &P->in, dbl, 1, 1, o, ht);
+  core_fwd_aux = NULL;
+  unsetenv("LA_FWD_WY");
+  return rc;
+}
+
+static void test_forms(void)
+{
+  static const tcfg cf[] = {
+    {"kda all varlen", 1, 20, 12, 150, 2, 4, 1, .ncu = 3, CU(0, 70, 150), .l2 = 1, .gik = 1,
+     .dtb = 1, .bsig = 1, .h0 = 1, .gate = GATE_MIXED},
+    {"gdn l2 strong", 0, 24, 8, 97, 1, 2, 2, .l2 = 1, .h0 = 1, .gate = GATE_STRONG},
+  };
+  static const ptrdiff_t chunks[] = {7, 64};
+  int i, j, dbl, f;
+  for (i = 0; i < (int)(sizeof cf / sizeof cf[0]); i++)
+    for (j = 0; j < 2; j++)
+      for (dbl = 1; dbl >= 0; dbl--) {
+        const double bound = dbl ? 1e-13 : 1e-6;
+        tprob P;
+        double *o[2], *ht[2], *w[2], *u[2], *vn[2], worst = 0;
+        ptrdiff_t nw;
+        int rc = LA_OK, same = 1;
+        make_problem(&cf[i], &P);
+        P.p.chunk = chunks[j];
+        nw = P.p.K * P.p.T * P.p.HV * P.p.B;
+        for (f = 0; f < 2; f++) {
+          la_chunk_aux aux;
+          memset(&aux, 0, sizeof aux);
+          aux.w = nan_class(nw, dbl);
+          aux.u = nan_class(P.nv, dbl);
+          aux.v_new = nan_class(P.nv, dbl);
+          rc |= form_run(&P, dbl, f, &aux, &o[f], &ht[f]);
+          w[f] = from_class(aux.w, nw, dbl);
+          u[f] = from_class(aux.u, P.nv, dbl);
+          vn[f] = from_class(aux.v_new, P.nv, dbl);
+          free(o[f]);
+          free(ht[f]);
+          rc |= form_run(&P, dbl, f, NULL, &o[f], &ht[f]);
+        }
+        worst = fmax(ratio(o[1], o[0], P.nv), ratio(ht[1], ht[0], P.ns));
+        worst = fmax(worst, ratio(vn[1], vn[0], P.nv));
+        same = same_bits(w[0], w[1], nw) && same_bits(u[0], u[1], P.nv);
+        report(rc == LA_OK && worst <= bound && same,
+               "form  %-28s chunk_fwd_%s C=%td: direct = WY form to %.1e (<= %.0e); aux w, u "
+               "bit for bit: %s", cf[i].name, cls(dbl), chunks[j], worst, bound,
+               same ? "yes" : "NO");
+        for (f = 0; f < 2; f++) {
+          free(o[f]); free(ht[f]); free(w[f]); free(u[f]); free(vn[f]);
+        }
+        free_problem(&P);
+      }
+}
+
 /* a smaller copy of a configuration for --quick (same code paths) */
 static tcfg shrink(tcfg c)
 {
@@ -2196,6 +2265,7 @@ int main(int argc, char **argv)
     free_problem(&P);
   }
   test_fused_transforms();
+  test_forms();
   test_problem_check();
   test_entry_refusal();
   test_sizes();

@@ -95,25 +95,27 @@ function res = check_chunk_forward ()
   end
   res(end+1) = drv_row (25, '(I + A_raw) U = Diag(beta) (V - KG S_0) with the recurrent U', F, r25, tol);
 
-  %% section 'solution': (26) A, (27) w, u, (28) v_new
-  r26 = 0; r27 = 0; r28 = 0;
+  %% section 'solution': (26) A, (27) w, u, (28) v_new in both forms
+  r26 = 0; r27 = 0; r28 = 0; r28d = 0;
   for n = 1:numel (aux)
     a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1; b = d.beta(idx)';
     r26 = max (r26, la_ratio (diag (b), a.L * a.A));
     r26 = max (r26, norm (triu (a.A, 1), 'fro'));          % A is lower triangular
     r27 = max ([r27, la_ratio(b .* a.KG, a.L * a.w), la_ratio(b .* d.v(:, idx)', a.L * a.u)]);
     r28 = max (r28, la_ratio (st.u(:, idx)', a.v_new));
+    r28d = max (r28d, la_ratio (a.u - a.w * a.S0, a.A * (d.v(:, idx)' - a.KG * a.S0)));
   end
   res(end+1) = drv_row (26, 'A = (I + A_raw)^{-1} Diag(beta): (I + A_raw) A = Diag(beta), A lower', F, r26, tol);
   res(end+1) = drv_row (27, 'w = A KG, u = A V: (I + A_raw) w = Diag(beta) KG, (I + A_raw) u = Diag(beta) V', F, r27, tol);
   res(end+1) = drv_row (28, 'v_new = u - w S_0 equals the recurrent deltas u_t', F, r28, tol);
+  res(end+1) = drv_row (28, 'the direct form A (V - KG S_0) (the C core''s forward) = u - w S_0', F, r28d, tol);
   if (have)
     res(end+1) = drv_row (26, 'A: plain vs aux.A (C core, KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'A'), cmp_core (cx{2}, auxg, 'A')), tcore);
     res(end+1) = drv_row (27, 'w, u: plain vs aux.w, aux.u (C core, KDA and GDN)', F, ...
                           max ([cmp_core(cx{1}, aux, 'w'), cmp_core(cx{2}, auxg, 'w'), ...
                                 cmp_core(cx{1}, aux, 'u'), cmp_core(cx{2}, auxg, 'u')]), tcore);
-    res(end+1) = drv_row (28, 'v_new: plain vs aux.v_new (C core, KDA and GDN)', F, ...
+    res(end+1) = drv_row (28, 'v_new: plain (u - w S_0) vs aux.v_new (C core, direct form; KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'v_new'), cmp_core (cx{2}, auxg, 'v_new')), tcore);
   else
     res(end+1) = drv_skip (26, 'A, w, u, v_new: plain vs aux (C core)', F, tcore, why);

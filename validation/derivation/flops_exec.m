@@ -1,7 +1,9 @@
 function f = flops_exec (what, T, C, K, V)
   % f = flops_exec (what, T, C, K, V): the flops the C core executes for one
   % (sequence, value head) of length T, chunk size C (what: 'rec_fwd',
-  % 'rec_bwd', 'chunk_fwd', 'chunk_bwd'), as counted by its instrumented build
+  % 'rec_bwd', 'chunk_fwd', 'chunk_fwd_wy', 'chunk_bwd'; 'chunk_fwd' is the
+  % forward's direct form of v_new, 'chunk_fwd_wy' its WY form, which
+  % 'Emulate' runs), as counted by its instrumented build
   % (mex/core/la_flops.h; docs/flops.md, section 5): every BLAS call at its
   % full size (2mnk per gemm), the unit triangular solves as the core's own
   % substitution runs them (tri_solve below for A, c^2(c-1) for the
@@ -15,12 +17,15 @@ function f = flops_exec (what, T, C, K, V)
       f = flops_model ('rec_fwd_exact', T, C, K, V4);
     case 'rec_bwd'
       f = flops_model ('rec_bwd_exact', T, C, K, V4);
-    case {'chunk_fwd', 'chunk_bwd'}
+    case {'chunk_fwd', 'chunk_fwd_wy', 'chunk_bwd'}
       f = 0;
       NC = ceil (T / C);
       for n = 1:NC
         c = min (C, T - (n - 1) * C);
         if (strcmp (what, 'chunk_fwd'))
+          % A, then per chunk v_new = A (v - KG S): no w = A KG
+          f = f + gated (c, K, 2) + tri_solve (c) + 2 * V * tri (c) + 6 * c * K * V + 2 * V * tri (c);
+        elseif (strcmp (what, 'chunk_fwd_wy'))
           f = f + gated (c, K, 2) + wy (c, K, V) + 6 * c * K * V + 2 * V * tri (c);
         else
           % forward sweep: M only, no state after the last chunk
