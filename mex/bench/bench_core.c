@@ -699,7 +699,8 @@ int main(int argc, char **argv)
                                     {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0}};
-  /* the forms: both schedules, K = V = 64 and 128, C = 32, double, gdn */
+  /* the forms: both schedules, K = V = 64 and 128, C = 32, double, gdn,
+   * forward + backward (its tasks at H = 1, double) */
   static const row_spec forms[] = {{"chunk", 0, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 0, 0, 1, 2048, 4, 64, 64, 64, 0, 0, 0},
                                     {"chunk", 0, 0, 1, 2048, 1, 128, 128, 64, 0, 0, 0},
@@ -707,6 +708,8 @@ int main(int argc, char **argv)
                                     {"chunk", 0, 0, 1, 2048, 4, 128, 128, 32, 0, 0, 0},
                                     {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 0, 1, 1, 2048, 1, 128, 128, 64, 0, 0, 0},
+                                    {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0, 0, 0}};
   static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0, 0, 0},
                                      {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0, 0}};
@@ -768,18 +771,18 @@ int main(int argc, char **argv)
       time_paired(&sched[i], 4 * reps, "LA_FWD_PHASES");
   }
   if (all || frm) {
-    printf("\nThe chunked forward's two forms of v_new (docs/performance.md, \"The direct form "
+    printf("\nThe chunked paths' two forms of v_new (docs/performance.md, \"The direct form "
            "of v_new\"): %d pairs, each one call in the direct form A (v - KG S) and one in "
-           "FLA's WY form u - w S (LA_FWD_WY) back to back, the order alternating; seconds, "
+           "FLA's WY form u - w S (LA_WY) back to back, the order alternating; seconds, "
            "medians; the ratio pair by pair, median (quartiles); reproducible: every call's o "
            "and ht those of its form's first; the WY form's o and ht against the direct "
-           "form's, rms(WY - direct) / rms(direct).\n\n"
+           "form's, rms(WY - direct) / rms(direct) (test_core compares the gradients).\n\n"
            "| row | class | mode | T | H | K=V | C | direct s | WY s | direct / WY "
            "| reproducible | WY vs direct |\n"
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
            4 * reps);
     for (i = 0; i < sizeof forms / sizeof forms[0]; i++)
-      time_paired(&forms[i], 4 * reps, "LA_FWD_WY");
+      time_paired(&forms[i], 4 * reps, "LA_WY");
   }
   gemm_free(&g);
   return 0;

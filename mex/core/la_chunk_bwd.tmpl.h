@@ -1,7 +1,8 @@
 /*
  * la_chunk_bwd.tmpl.h -- template: the driver of the chunked backward
  * (docs/chunk_backward.md).  Per (sequence, value head): a forward sweep
- * forms every chunk's M, A, w, v_new and keeps them with the state entering
+ * forms every chunk's M, A, X = v - KG S (the direct form of v_new = A X;
+ * w in the WY form, 'Emulate'), v_new and keeps them with the state entering
  * each chunk (cbwd_store, la_chunk_ws.tmpl.h); a reverse sweep then, chunk by
  * chunk, recomputes only the decays and Aqk and runs the stages' backward in
  * reverse order: output, state passing, WY, gated products, decays.  Only
@@ -20,15 +21,16 @@
  * of the forward's intermediates (cbwd_aux_store), at no cost otherwise.
  */
 
-/* Point the chunk workspace at chunk ci's stored M, A, w, v_new (u shares
- * v_new's memory: v_new = u - w S is formed in place). */
+/* Point the chunk workspace at chunk ci's stored M, A, v_new, and w (the
+ * WY form; u shares v_new's memory: v_new = u - w S is formed in place) or
+ * X = v - KG S (the direct form) in the same place. */
 static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, LA_FN(chunk_ws) *ws,
                                   LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
   ws->M = st->M + C * C * ci;
   ws->Am = st->A + C * C * ci;
-  ws->w = st->w + K * C * ci;
+  ws->w = b->X = st->wx + (K > V ? K : V) * C * ci;
   ws->u = b->vnew = st->vn + V * C * ci;
 }
 
@@ -65,10 +67,11 @@ typedef struct {
 } LA_FN(cbwd_aux_at);
 
 /* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
- * dg: the chunk's finished gate gradient; b->dS is already that of the
- * state entering the chunk. */
+ * S: the state entering the chunk; dg: the chunk's finished gate gradient;
+ * b->dS is already that of the state entering the chunk.  dw = -dv_new S^T
+ * (39), which only the WY form forms for itself (b->dW). */
 static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(cbwd_aux_at) *at,
-                                  const LA_FN(cbwd_ws) *b, const real_t *dg)
+                                  const LA_FN(cbwd_ws) *b, const real_t *S, const real_t *dg)
 {
   const la_chunk_bwd_aux *aux = at->aux;
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p), tg = at->tg;
@@ -79,7 +82,10 @@ static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(
            sizeof(real_t) * (size_t)(K * V));
   if (aux->dv_new) memcpy((real_t *)aux->dv_new + V * tg, b->dvn, vbytes);
   if (aux->du) memcpy((real_t *)aux->du + V * tg, b->dvn, vbytes); /* (39) */
-  if (aux->dw) memcpy((real_t *)aux->dw + K * tg, b->dW, sizeof(real_t) * (size_t)(K * c));
+  if (aux->dw && la_direct_form(p))
+    LA_GEMM('N', 'N', K, c, V, -1, S, K, b->dvn, V, 0, (real_t *)aux->dw + K * tg, K);
+  else if (aux->dw)
+    memcpy((real_t *)aux->dw + K * tg, b->dW, sizeof(real_t) * (size_t)(K * c));
   if (aux->dAqk) LA_FN(aux_rows)(b->dAqk, C, c, (real_t *)aux->dAqk + C * tg);
   if (aux->dA) LA_FN(aux_rows)(at->keep, C, c, (real_t *)aux->dA + C * tg);
   if (aux->dA_raw) LA_FN(aux_rows)(at->keep + C * C, C, c, (real_t *)aux->dA_raw + C * tg);
@@ -128,8 +134,8 @@ static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n,
   return buf;
 }
 
-/* Forward sweep, chunk ci's own part: M, A, w, u into the store (and the
- * decays, gated k into its pair). */
+/* Forward sweep, chunk ci's own part: M, A (and in the WY form w, u) into
+ * the store (and the decays, gated k into its pair). */
 static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
                                   LA_FN(cbwd_ws) *b)
@@ -138,7 +144,7 @@ static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it,
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
-                     it->beta + t0, LA_CI_WU, ws);
+                     it->beta + t0, la_direct_form(p) ? LA_CI_A : LA_CI_WU, ws);
   LA_FN(chunk_emu_intra)(p, c, 1, ws);
 }
 
@@ -153,7 +159,11 @@ static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it,
   const ptrdiff_t nc = la_chunks(it->s.len, C), c = la_chunk_steps(it->s, ci, C);
   const real_t *S = st->h + KV * ci;
   const real_t *Sh = LA_FN(chunk_emu_state)(p, S, b->dS, K * V); /* S, or its rounded copy */
-  LA_FN(chunk_vnew)(K, V, c, Sh, ws, b->vnew);
+  if (la_direct_form(p)) /* X = v - KG S kept for the reverse sweep's dA */
+    LA_FN(chunk_vnew_direct_cols)(K, V, c, Sh, ws->KG, ws->Am, C, it->v + V * ci * C, V, b->X,
+                                  b->vnew, V);
+  else
+    LA_FN(chunk_vnew)(K, V, c, Sh, ws, b->vnew);
   LA_FN(la_emu)(p, b->vnew, V * c);
   if (ci + 1 < nc) LA_FN(chunk_state_next)(K, V, c, ws, b->vnew, S, st->h + KV * (ci + 1));
   if (Sh != S) memcpy(st->h + KV * ci, Sh, sizeof(real_t) * (size_t)KV);
@@ -200,11 +210,12 @@ static void LA_FN(cbwd_rev_post)(const la_problem *p, const LA_FN(la_item) *it, 
   LA_STAGE(LA_ST_B_STATE, LA_FN(cbwd_state_local)(p, c, st->h + KV * ci, b));
   LA_FN(la_emu)(p, b->dvn, V * c);
   LA_STAGE(LA_ST_B_WY, LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0,
-                                      it->dbeta + t0, ws, b, at ? at->keep : NULL));
+                                      it->dbeta + t0, ws, b, la_direct_form(p),
+                                      at ? at->keep : NULL));
   LA_STAGE(LA_ST_B_GATED, LA_FN(cbwd_gated_products)(p, c, qc, kc, b->dAqk, b->dL, ws, b));
   LA_STAGE(LA_ST_B_DECAYS, LA_FN(chunk_decays_bwd)(p, c, qc, kc, it->dq + K * t0,
                                                    it->dk + K * t0, it->dg + GD * t0, ws, b));
-  if (at) LA_FN(cbwd_aux_store)(p, c, at, b, it->dg + GD * t0);
+  if (at) LA_FN(cbwd_aux_store)(p, c, at, b, st->h + KV * ci, it->dg + GD * t0);
 }
 
 typedef struct {

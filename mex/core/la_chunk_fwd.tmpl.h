@@ -13,7 +13,7 @@
  * (the WY form), a GEMM of c x c x K per chunk more.  The direct form saves
  * it: 4-8 % of the forward's time at K = V = 64 and 128 in paired runs
  * (docs/performance.md, "The direct form of v_new").  'Emulate' keeps the
- * WY form, since it rounds w and u where a kernel stores them; LA_FWD_WY in
+ * WY form, since it rounds w and u where a kernel stores them; LA_WY in
  * the environment forces it (to compare the forms, and for the flop count
  * of docs/flops.md).  Both forms give the same v_new up to rounding.
  *
@@ -381,7 +381,7 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
 }
 
 /* The form of v_new, the schedule, windows and column blocks of x for p
- * (x->items set): the direct form but with 'Emulate' (or LA_FWD_WY); per
+ * (x->items set): the direct form but with 'Emulate' (or LA_WY); per
  * item when every item has the same number of chunks (uniform) and the
  * threads divide the items, a window a multiple of the threads' items;
  * else in two phases, with nvb blocks so that the state pass has a
@@ -395,7 +395,7 @@ static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int unifo
   const ptrdiff_t E = LA_FN(cfwd_slot_size)(p, 0);
   if (E < 1) return 0;
   x->per_item = uniform && x->items % threads == 0 && !getenv("LA_FWD_PHASES");
-  x->direct = !p->emulate && !getenv("LA_FWD_WY");
+  x->direct = la_direct_form(p);
   if (x->per_item) {
     const ptrdiff_t fit = LA_FWD_STORE / E / threads * threads;
     x->ipb = fit > threads ? fit : threads;

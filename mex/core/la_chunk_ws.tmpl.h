@@ -97,14 +97,17 @@ typedef struct {
   LA_CBWD_CHAIN(LA_WS_FIELD)
   LA_CBWD_WS(LA_WS_FIELD)
   real_t *dW;
+  real_t *X; /* the direct form: the chunk's stored X = v - KG h (cbwd_use_chunk) */
 } LA_FN(cbwd_ws);
 
 /* What the backward's forward sweep keeps of every chunk (nc of them) for
  * its reverse sweep, within O(T/C K V + T (K + V + C)): the entering state h,
- * M and A (C x c each), w (K x c) and v_new (V x c).  The reverse sweep then
- * only recomputes Aqk and the elementwise decays. */
-#define LA_CBWD_STORE(W_) \
-  W_(h, K, V, nc) W_(M, C, C, nc) W_(A, C, C, nc) W_(w, K, C, nc) W_(vn, V, C, nc)
+ * M and A (C x c each), in wx X = v - KG h (V x c, the direct form) or w
+ * (K x c, the WY form: 'Emulate'), and v_new (V x c).  The reverse sweep
+ * then only recomputes Aqk and the elementwise decays. */
+#define LA_CBWD_STORE(W_)                                                         \
+  W_(h, K, V, nc) W_(M, C, C, nc) W_(A, C, C, nc) W_(wx, (K > V ? K : V), C, nc) \
+  W_(vn, V, C, nc)
 
 typedef struct {
   LA_CBWD_STORE(LA_WS_FIELD)

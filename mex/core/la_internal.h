@@ -127,6 +127,15 @@ enum { LA_CI_AQK = 1,    /* Aqk                                       */
        LA_CI_DECAYS = 4, /* eG and eGc in full (else their last column) */
        LA_CI_A = 8       /* M, A_raw, A (the direct form: no w, u)    */ };
 
+/* The chunked paths' form of v_new (docs/chunk_forward.md, (28)): direct,
+ * A (v - KG S), but with 'Emulate' (which rounds w and u where FLA stores
+ * them) or with LA_WY in the environment (to compare the forms); else the
+ * WY form u - w S. */
+static inline int la_direct_form(const la_problem *p)
+{
+  return !p->emulate && !getenv("LA_WY");
+}
+
 /* V rounded up to a multiple of 4 (column blocking of the recurrent kernels) */
 static inline ptrdiff_t la_pad4(ptrdiff_t V) { return (V + 3) / 4 * 4; }
 

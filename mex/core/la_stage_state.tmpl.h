@@ -69,33 +69,39 @@ static inline void LA_FN(chunk_state_next)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c
  * work beside the chain of dS (la_chunk_bwd).  On entry b->dS = dS' (the
  * gradient of the state after the chunk), b->dvn = Aqk^T dO
  * (la_stage_output).  cbwd_state_chain, the part that carries dS: b->dvn
- * becomes the whole dv_new, b->Z = [scale dO, -dv_new], b->dSc a copy of
- * dS', and b->dS the gradient of the state entering the chunk.
- * cbwd_state_local, the chunk's own part (any time after): b->dQG / b->dW
- * the gradients of QG and w, b->dKC of KC, b->dgam of gamma.  Each entry
- * gets the same operations as in one function.  dO: the chunk's output
- * gradient (V x c). */
+ * becomes the whole dv_new, b->dSc a copy of dS', b->dS the gradient of
+ * the state entering the chunk, and b->Z = [scale dO, -dv_new] (the WY form,
+ * v_new = u - w S) or [scale dO, -dX] with dX = A^T dv_new (the direct form,
+ * v_new = A X, X = v - KG S: the gradient of X, which is dv).
+ * cbwd_state_local, the chunk's own part (any time after): b->dQG the
+ * gradient of QG, b->dW that of w (WY) or of KG (direct), b->dKC of KC,
+ * b->dgam of gamma.  Each entry gets the same operations as in one
+ * function.  dO: the chunk's output gradient (V x c). */
 static void LA_FN(cbwd_state_chain)(const la_problem *p, ptrdiff_t c, const real_t *dO,
                                     const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = p->K, V = p->V;
   const real_t scale = (real_t)p->scale, *gam = ws->eG + K * (c - 1);
+  const int direct = la_direct_form(p);
   real_t *dS = b->dS;
   ptrdiff_t i, j, x;
 
   memcpy(b->dSc, dS, sizeof(real_t) * (size_t)(K * V));
   /* dv_new += KC dS'   (stored: dS'^T KC) */
   LA_GEMM('T', 'N', V, c, K, 1, dS, K, ws->KC, K, 1, b->dvn, V);
+  if (direct) /* dX = A^T dv_new   (stored: dv_new A) */
+    LA_FN(gemm_xl)(V, c, b->dvn, V, ws->Am, ws->C, 0, b->Z + V * c, V);
   for (i = 0; i < V * c; i++) {
     b->Z[i] = scale * dO[i];
-    b->Z[V * c + i] = -b->dvn[i];
+    b->Z[V * c + i] = -(direct ? b->Z[V * c + i] : b->dvn[i]);
   }
   /* the state gradient for the previous chunk:
-   * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new = Diag(gamma) dS' + [QG, w] Z^T */
+   * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new = Diag(gamma) dS' + [QG, w] Z^T,
+   * in the direct form - KG^T dX in place of - w^T dv_new: [QG, KG] Z^T */
   for (j = 0; j < V; j++)
     for (x = 0; x < K; x++) dS[x + K * j] *= gam[x];
   memcpy(b->QGw, ws->QG, sizeof(real_t) * (size_t)(K * c));
-  memcpy(b->QGw + K * c, ws->w, sizeof(real_t) * (size_t)(K * c));
+  memcpy(b->QGw + K * c, direct ? ws->KG : ws->w, sizeof(real_t) * (size_t)(K * c));
   LA_GEMM('N', 'T', K, V, 2 * c, 1, b->QGw, K, b->Z, V, 1, dS, K);
 }
 
@@ -108,7 +114,7 @@ static void LA_FN(cbwd_state_local)(const la_problem *p, ptrdiff_t c, const real
   ptrdiff_t j, x;
 
   /* dQG = scale dO S^T and dw = -dv_new S^T share S: [dQG, dw] = S Z is
-   * one GEMM */
+   * one GEMM (direct: dKG = -dX S^T in place of dw) */
   b->dW = b->dQG + K * c;
   LA_GEMM('N', 'N', K, 2 * c, V, 1, S, K, b->Z, V, 0, b->dQG, K);
   /* dKC = v_new dS'^T,  dgamma = rowsum(dS' .* S) */

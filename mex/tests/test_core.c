@@ -19,9 +19,10 @@
  *            'Intermediates' quantities of docs/api.md.
  *   fused    the chunked forward's transforms chunk by chunk (no aux) give
  *            the bits of transforming the whole call first (with aux)
- *   form     the chunked forward's two forms of v_new, direct A (v - KG S) and
- *            WY u - w S (LA_FWD_WY, 'Emulate'), agree to rounding; aux w, u
- *            are the same bits from either
+ *   form     the chunked paths' two forms of v_new, direct A (v - KG S) and
+ *            WY u - w S (LA_WY, 'Emulate'), agree to rounding: o, ht,
+ *            every gradient, every intermediate of forward and backward; the
+ *            forward's aux w, u are the same bits from either
  *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
  *   misc     NULL ht / dht / dh0 (not wanted / zero), T = 0
  *   check    every refusal of la_problem_check, its defaults and chunk
@@ -2119,8 +2120,8 @@ static void test_fused_transforms(void)
     }
 }
 
-/* The chunked forward's two forms of v_new (la_chunk_fwd.tmpl.h): direct,
- * A (v - KG S), and WY, u - w S (LA_FWD_WY; what 'Emulate' runs).  o, ht
+/* The chunked paths' two forms of v_new (la_chunk_fwd.tmpl.h): direct,
+ * A (v - KG S), and WY, u - w S (LA_WY; what 'Emulate' runs).  o, ht
  * and aux.v_new agree to rounding (single and double), and the
  * intermediates w = A KG and u = A v, which the direct form forms only for
  * aux, are the WY form's bits.  Chunks of 7 (a dense triangle, a short last
@@ -2129,12 +2130,58 @@ static void test_fused_transforms(void)
 static int form_run(const tprob *P, int dbl, int wy, la_chunk_aux *aux, double **o, double **ht)
 {
   int rc;
-  if (wy) setenv("LA_FWD_WY", "1", 1);
+  if (wy) setenv("LA_WY", "1", 1);
   core_fwd_aux = aux;
   rc = core_fwd(&P->p, P, &P->in, dbl, 1, 1, o, ht);
   core_fwd_aux = NULL;
-  unsetenv("LA_FWD_WY");
+  unsetenv("LA_WY");
   return rc;
+}
+
+/* The backward in both forms: every gradient, and every field of its
+ * intermediates (dw = -dv_new S^T, which the direct form forms for aux
+ * only, included), agree to rounding. */
+static void form_bwd_case(const tcfg *c, const tprob *P, int dbl, double bound)
+{
+  const la_problem *p = &P->p;
+  const ptrdiff_t K = p->K, T = p->T, HV = p->HV, B = p->B, C = p->chunk;
+  const ptrdiff_t NC = la_chunk_count(p), ncx = C * T * HV * B;
+  const ptrdiff_t len[8] = {K * p->V * HV * NC, P->nv, P->nv, ncx, ncx, P->ng, ncx, K * T * HV * B};
+  double *a[2][8], worst = 0;
+  tgrad G[2];
+  const char *wn = "-";
+  int f, i, rc = LA_OK;
+  for (f = 0; f < 2; f++) {
+    la_chunk_bwd_aux aux;
+    void **field[8] = {&aux.dh, &aux.dv_new, &aux.du, &aux.dAqk, &aux.dA_raw, &aux.dG, &aux.dA,
+                       &aux.dw};
+    memset(&aux, 0, sizeof aux);
+    memset(&G[f], 0, sizeof G[f]);
+    for (i = 0; i < 8; i++) *field[i] = nan_class(len[i], dbl);
+    if (f) setenv("LA_WY", "1", 1);
+    core_bwd_aux = &aux;
+    rc |= core_bwd(p, P, &P->in, dbl, 1, 3, &G[f]);
+    core_bwd_aux = NULL;
+    unsetenv("LA_WY");
+    for (i = 0; i < 8; i++) a[f][i] = from_class(*field[i], len[i], dbl);
+  }
+  worst = grad_ratio(P, &G[1], &G[0], &wn);
+  for (i = 0; i < 8; i++) {
+    const double r = ratio(a[1][i], a[0][i], len[i]);
+    static const char *names[8] = {"aux.dh", "aux.dv_new", "aux.du", "aux.dAqk",
+                                   "aux.dA_raw", "aux.dG", "aux.dA", "aux.dw"};
+    if (!(r <= worst)) {
+      worst = r;
+      wn = names[i];
+    }
+  }
+  report(rc == LA_OK && worst <= bound,
+         "form  %-28s chunk_bwd_%s C=%td: direct = WY form, gradients and aux, to %.1e (%s; "
+         "<= %.0e)", c->name, cls(dbl), C, worst, wn, bound);
+  for (f = 0; f < 2; f++) {
+    free_grad(&G[f]);
+    for (i = 0; i < 8; i++) free(a[f][i]);
+  }
 }
 
 static void test_forms(void)
@@ -2181,6 +2228,7 @@ static void test_forms(void)
         for (f = 0; f < 2; f++) {
           free(o[f]); free(ht[f]); free(w[f]); free(u[f]); free(vn[f]);
         }
+        form_bwd_case(&cf[i], &P, dbl, bound);
         free_problem(&P);
       }
 }

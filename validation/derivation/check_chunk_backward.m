@@ -63,6 +63,19 @@ function res = check_chunk_backward ()
             la_ratio(fd_gradient (@(z) f40 (a.A, a.KG, z), Vr), a.A' * du)]);
   res(end+1) = drv_row (40, 'dA = dw KG^T + du V^T, dKG = A^T dw, dV = A^T du vs finite differences', F, r, tfd);
 
+  %% section 'direct form': (40b) v_new = A X, X = V - KG S:
+  %% dX = A^T dv_new = dV, dA = dv_new X^T, dKG = -dX S^T, dS gets -KG^T dX
+  X = Vr - a.KG * S0;  dX = a.A' * dvn;
+  f40b = @(AA, KG, VV, SS) ip (dvn, AA * (VV - KG * SS));
+  r = max ([la_ratio(fd_gradient (@(z) f40b (z, a.KG, Vr, S0), a.A), dvn * X'), ...
+            la_ratio(fd_gradient (@(z) f40b (a.A, z, Vr, S0), a.KG), -dX * S0'), ...
+            la_ratio(fd_gradient (@(z) f40b (a.A, a.KG, z, S0), Vr), dX), ...
+            la_ratio(fd_gradient (@(z) f40b (a.A, a.KG, Vr, z), S0), -a.KG' * dX)]);
+  res(end+1) = drv_row (40, ['(40b) direct form: dV = dX = A^T dv_new, dA = dv_new X^T, dKG = -dX S^T, ' ...
+                        'dS part -KG^T dX vs finite differences'], F, r, tfd);
+  r = max ([la_ratio(dA, dvn * X'), la_ratio(a.A' * dw, -dX * S0'), la_ratio(a.w' * dvn, a.KG' * dX)]);
+  res(end+1) = drv_row (40, '(40b) = (39), (40): the same dA, dKG and dS part as the WY form', F, r, tol);
+
   %% section 'triangular inverse': (41)
   Y = a.L' \ dA;
   db41 = diag (Y);

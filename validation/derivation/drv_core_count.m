@@ -5,9 +5,9 @@ function [flops, peak, why] = drv_core_count (path, op, T, C, K, V)
   % mex/core/la_flops.h counted; peak: the most bytes the core held allocated
   % at once during the call (malloc/free wrapped at link time), i.e. one
   % thread's workspace with everything else the call allocates.
-  % path: 'rec_fwd', 'rec_bwd', 'chunk_fwd', 'chunk_fwd_wy' (the forward in
-  % the WY form: LA_FWD_WY set) or 'chunk_bwd'; op: 'kda' or 'gdn'.  Both
-  % NaN and why set when the driver cannot be built or fails.
+  % path: 'rec_fwd', 'rec_bwd', 'chunk_fwd', 'chunk_bwd', or 'chunk_fwd_wy',
+  % 'chunk_bwd_wy' (the WY form of v_new: LA_WY set); op: 'kda' or 'gdn'.
+  % Both NaN and why set when the driver cannot be built or fails.
   persistent driver build_why
   if (isempty (build_why))
     [driver, build_why] = build_driver ();
@@ -17,9 +17,9 @@ function [flops, peak, why] = drv_core_count (path, op, T, C, K, V)
     return;
   end
   env = '';
-  if (strcmp (path, 'chunk_fwd_wy'))
-    env = 'LA_FWD_WY=1 ';
-    path = 'chunk_fwd';
+  if (any (strcmp (path, {'chunk_fwd_wy', 'chunk_bwd_wy'})))
+    env = 'LA_WY=1 ';
+    path = strrep (path, '_wy', '');
   end
   [st, out] = system (sprintf ('%sOMP_NUM_THREADS=1 "%s" %s %s %d %d %d %d', ...
                                env, driver, path, op, T, C, K, V));

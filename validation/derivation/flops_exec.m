@@ -1,9 +1,9 @@
 function f = flops_exec (what, T, C, K, V)
   % f = flops_exec (what, T, C, K, V): the flops the C core executes for one
   % (sequence, value head) of length T, chunk size C (what: 'rec_fwd',
-  % 'rec_bwd', 'chunk_fwd', 'chunk_fwd_wy', 'chunk_bwd'; 'chunk_fwd' is the
-  % forward's direct form of v_new, 'chunk_fwd_wy' its WY form, which
-  % 'Emulate' runs), as counted by its instrumented build
+  % 'rec_bwd', 'chunk_fwd', 'chunk_fwd_wy', 'chunk_bwd', 'chunk_bwd_wy':
+  % 'chunk_fwd', 'chunk_bwd' in the direct form of v_new, the _wy ones in the
+  % WY form, which 'Emulate' runs), as counted by its instrumented build
   % (mex/core/la_flops.h; docs/flops.md, section 5): every BLAS call at its
   % full size (2mnk per gemm), the unit triangular solves as the core's own
   % substitution runs them (tri_solve below for A, c^2(c-1) for the
@@ -17,7 +17,7 @@ function f = flops_exec (what, T, C, K, V)
       f = flops_model ('rec_fwd_exact', T, C, K, V4);
     case 'rec_bwd'
       f = flops_model ('rec_bwd_exact', T, C, K, V4);
-    case {'chunk_fwd', 'chunk_fwd_wy', 'chunk_bwd'}
+    case {'chunk_fwd', 'chunk_fwd_wy', 'chunk_bwd', 'chunk_bwd_wy'}
       f = 0;
       NC = ceil (T / C);
       for n = 1:NC
@@ -34,6 +34,12 @@ function f = flops_exec (what, T, C, K, V)
           f = f + gated (c, K, 1) + 2 * V * (c ^ 2 + tri (c)) + 12 * c * K * V ...
                 + 2 * (K + V) * (c ^ 2 + tri (c)) + c ^ 2 * (c - 1) + 2 * c ^ 3 ...
                 + gated_bwd (c, K);
+          if (strcmp (what, 'chunk_bwd'))
+            % the direct form: no w = A KG in the forward sweep; in reverse
+            % dA = dv_new X^T (one GEMM of c x c x V), dKG from the state's
+            % GEMM, dX = A^T dv_new (= dv): 2 K (c^2 + t(c)) less
+            f = f - 2 * K * tri (c) - 2 * K * (c ^ 2 + tri (c));
+          end
         end
       end
     otherwise
