@@ -589,8 +589,9 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
          "the rep's time, the median over the reps.  The chunks' intra-chunk work is split into "
          "its stages (\"other\": the rest of it: copies, the emulation, the transforms chunk by "
          "chunk); \"waiting\": the threads' time in neither it nor the state pass (barriers, "
-         "the start of the region, the transforms of a whole call).  GEMMs run inside \"off-diag\", \"w, u\" "
-         "and \"state pass\".\n\n", th);
+         "the start of the region, the transforms of a whole call).  GEMMs run inside "
+         "\"off-diag\", \"w, u\" and \"state pass\"; \"w, u\" is the WY form's only ('Emulate', "
+         "LA_WY): the direct form applies A in the state pass.\n\n", th);
   printf("| row | class | H | K=V | C | intra phase | gating | diag | scale | off-diag | solve "
          "| w, u | other | state pass | waiting |\n"
          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
