@@ -28,9 +28,11 @@ static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, LA_
                                   LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
+  real_t *wx = st->wx + (K > V ? K : V) * C * ci;
   ws->M = st->M + C * C * ci;
   ws->Am = st->A + C * C * ci;
-  ws->w = b->X = st->wx + (K > V ? K : V) * C * ci;
+  ws->w = st->direct ? NULL : wx;
+  b->X = st->direct ? wx : NULL;
   ws->u = b->vnew = st->vn + V * C * ci;
 }
 
@@ -82,7 +84,7 @@ static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(
            sizeof(real_t) * (size_t)(K * V));
   if (aux->dv_new) memcpy((real_t *)aux->dv_new + V * tg, b->dvn, vbytes);
   if (aux->du) memcpy((real_t *)aux->du + V * tg, b->dvn, vbytes); /* (39) */
-  if (aux->dw && la_direct_form(p))
+  if (aux->dw && b->X)
     LA_GEMM('N', 'N', K, c, V, -1, S, K, b->dvn, V, 0, (real_t *)aux->dw + K * tg, K);
   else if (aux->dw)
     memcpy((real_t *)aux->dw + K * tg, b->dW, sizeof(real_t) * (size_t)(K * c));
@@ -144,7 +146,7 @@ static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it,
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
-                     it->beta + t0, la_direct_form(p) ? LA_CI_A : LA_CI_WU, ws);
+                     it->beta + t0, b->X ? LA_CI_A : LA_CI_WU, ws);
   LA_FN(chunk_emu_intra)(p, c, 1, ws);
 }
 
@@ -159,7 +161,7 @@ static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it,
   const ptrdiff_t nc = la_chunks(it->s.len, C), c = la_chunk_steps(it->s, ci, C);
   const real_t *S = st->h + KV * ci;
   const real_t *Sh = LA_FN(chunk_emu_state)(p, S, b->dS, K * V); /* S, or its rounded copy */
-  if (la_direct_form(p)) /* X = v - KG S kept for the reverse sweep's dA */
+  if (b->X) /* the direct form: X = v - KG S kept for the reverse sweep's dA */
     LA_FN(chunk_vnew_direct_cols)(K, V, c, Sh, ws->KG, ws->Am, C, it->v + V * ci * C, V, b->X,
                                   b->vnew, V);
   else
@@ -210,8 +212,7 @@ static void LA_FN(cbwd_rev_post)(const la_problem *p, const LA_FN(la_item) *it, 
   LA_STAGE(LA_ST_B_STATE, LA_FN(cbwd_state_local)(p, c, st->h + KV * ci, b));
   LA_FN(la_emu)(p, b->dvn, V * c);
   LA_STAGE(LA_ST_B_WY, LA_FN(cbwd_wy)(K, V, c, it->v + V * t0, bc, it->dv + V * t0,
-                                      it->dbeta + t0, ws, b, la_direct_form(p),
-                                      at ? at->keep : NULL));
+                                      it->dbeta + t0, ws, b, at ? at->keep : NULL));
   LA_STAGE(LA_ST_B_GATED, LA_FN(cbwd_gated_products)(p, c, qc, kc, b->dAqk, b->dL, ws, b));
   LA_STAGE(LA_ST_B_DECAYS, LA_FN(chunk_decays_bwd)(p, c, qc, kc, it->dq + K * t0,
                                                    it->dk + K * t0, it->dg + GD * t0, ws, b));
@@ -224,6 +225,7 @@ typedef struct {
   const la_bwd_io *io;
   ptrdiff_t maxnc;             /* most chunks of one sequence */
   ptrdiff_t ring;              /* pairs per item: LA_BWD_RING when pipelined, else 1 */
+  int direct;                  /* the direct form of v_new (la_direct_form) */
   const ptrdiff_t *first;      /* with io->aux: number of each sequence's first chunk */
 } LA_FN(chunk_bwd_ctx);
 
@@ -255,6 +257,7 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
   (void)pair; (void)chain; (void)defer; /* without OpenMP tasks */
   memset(&at, 0, sizeof at);
   keep = LA_FN(cbwd_carve)(p, x->maxnc, nr, buf, &st, &ring);
+  st.direct = x->direct;
   if (x->io->aux) { /* keep: the 2 C x C past the carved workspace */
     at.aux = x->io->aux;
     at.hv = hv;
@@ -318,6 +321,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   x.maxnc = 1;
+  x.direct = la_direct_form(p);
   for (n = 0; n < p->N; n++) {
     const ptrdiff_t nc = la_chunks(la_seq_of(p, n).len, p->chunk);
     if (nc > x.maxnc) x.maxnc = nc;

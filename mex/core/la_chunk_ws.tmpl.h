@@ -97,7 +97,8 @@ typedef struct {
   LA_CBWD_CHAIN(LA_WS_FIELD)
   LA_CBWD_WS(LA_WS_FIELD)
   real_t *dW;
-  real_t *X; /* the direct form: the chunk's stored X = v - KG h (cbwd_use_chunk) */
+  real_t *X; /* the chunk's stored X = v - KG h in the direct form, NULL in the
+                WY form (cbwd_use_chunk): the stages tell the form by it */
 } LA_FN(cbwd_ws);
 
 /* What the backward's forward sweep keeps of every chunk (nc of them) for
@@ -111,6 +112,7 @@ typedef struct {
 
 typedef struct {
   LA_CBWD_STORE(LA_WS_FIELD)
+  int direct; /* the form of v_new (la_direct_form, once per call) */
 } LA_FN(cbwd_store);
 
 /* The chunk workspace and gradient buffers of one chunk of the backward

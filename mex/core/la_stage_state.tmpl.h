@@ -82,7 +82,7 @@ static void LA_FN(cbwd_state_chain)(const la_problem *p, ptrdiff_t c, const real
 {
   const ptrdiff_t K = p->K, V = p->V;
   const real_t scale = (real_t)p->scale, *gam = ws->eG + K * (c - 1);
-  const int direct = la_direct_form(p);
+  const int direct = b->X != NULL;
   real_t *dS = b->dS;
   ptrdiff_t i, j, x;
 

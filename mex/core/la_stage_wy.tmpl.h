@@ -157,18 +157,18 @@ static inline void LA_FN(chunk_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const 
 /* Backward: from dw (b->dW) and du (b->dvn, the gradient of v_new = u - w S
  * with respect to u), write dKG (b->dKG), dv and dbeta of the chunk's steps,
  * and dM = Diag(beta) dL (strictly lower) into b->dL.  In the direct form
- * (v_new = A X, X = v - KG S; direct = 1) b->dW is already dKG = -dX S^T and
- * b->Z's second half -dX (cbwd_state_chain, cbwd_state_local), and b->X the
- * chunk's X.  keep (NULL: not wanted; 'Intermediates'): 2 C x C blocks (ld C)
+ * (v_new = A X, X = v - KG S; b->X the chunk's X, not NULL) b->dW is already
+ * dKG = -dX S^T and b->Z's second half -dX (cbwd_state_chain,
+ * cbwd_state_local).  keep (NULL: not wanted; 'Intermediates'): 2 C x C blocks (ld C)
  * that receive dA and dA_raw (strictly lower, zero elsewhere) of the chunk. */
 static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *vc,
                            const real_t *bc, real_t *dv, real_t *dbeta, const LA_FN(chunk_ws) *ws,
-                           LA_FN(cbwd_ws) *b, int direct, real_t *keep)
+                           LA_FN(cbwd_ws) *b, real_t *keep)
 {
   const ptrdiff_t C = ws->C;
   ptrdiff_t i, j;
 
-  if (direct) { /* v_new = A X:  dA = dv_new X^T,  dv = dX,  dKG = -dX S^T */
+  if (b->X) { /* the direct form, v_new = A X:  dA = dv_new X^T,  dv = dX,  dKG = -dX S^T */
     LA_GEMM('T', 'N', c, c, V, 1, b->dvn, V, b->X, V, 0, b->Y, C);
     for (i = 0; i < V * c; i++) dv[i] = -b->Z[V * c + i];
     memcpy(b->dKG, b->dW, sizeof(real_t) * (size_t)(K * c));
