@@ -206,6 +206,29 @@ function res = check_chunk_backward ()
     end
     res(end+1) = drv_row (48, '*_chunk_bwd (C core) vs plain BPTT, T = 41, C = 1, 4, 16, 20, 41, 64', F, r1, tcore);
     res(end+1) = drv_row (48, '*_chunk_bwd vs *_recurrent_bwd (both C core), same inputs', F, r2, tcore);
+    % the C core's other form of v_new: the WY form ('Emulate' runs it; LA_WY
+    % forces it), against plain BPTT too (the direct form is the default above)
+    r3 = 0;
+    setenv ('LA_WY', '1');
+    unwind_protect
+      for gdn = [false true]
+        e = drv_data (5, 4, 41, gdn, -3, 90 + gdn);
+        dO = randn (4, 41); dST = randn (5, 4);
+        pre = pick (gdn, 'gdn', 'kda');
+        [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
+        for C = [4 16 64]
+          [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, ...
+                           'InitialState', e.S0, 'ChunkSize', C);
+          for i = 1:6
+            r3 = max (r3, la_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));
+          end
+        end
+      end
+    unwind_protect_cleanup
+      unsetenv ('LA_WY');
+    end_unwind_protect
+    res(end+1) = drv_row (48, '*_chunk_bwd (C core) in the WY form of v_new (LA_WY) vs plain BPTT, T = 41, C = 4, 16, 64', ...
+                          F, r3, tcore);
     % with every option on, H = 1 and HV = 2 (GVA), two sequences by CuSeqlens
     rand ('state', 95); randn ('state', 95);
     K = 4; V = 3; T = 23; HV = 2;
