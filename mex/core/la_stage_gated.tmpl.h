@@ -334,12 +334,15 @@ static void LA_FN(gated_bwd_cols)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
   LA_GEMM('N', 'N', K, r, nb, 1, ws->XX, K, dAqk + r, C, 0, b->tmp, K);
   LA_GEMM('N', 'N', K, r, nb, 1, ws->XX + K * nb, K, dM + r, C, 1, b->tmp, K);
   memset(b->bsum, 0, sizeof(real_t) * (size_t)(K * bi));
-  for (j = 0; j < r; j++) {
-    real_t *bs = b->bsum + K * (j / LA_SUB);
+  for (j = 0; j < r; j++) { /* restrict: the buffers are distinct, so it vectorises */
+    real_t *restrict bs = b->bsum + K * (j / LA_SUB);
+    real_t *restrict dKc = b->dKc + K * j, *restrict dGc = b->dGc + K * j;
+    const real_t *restrict F = ws->F + K * j, *restrict tm = b->tmp + K * j, *restrict kj = k + K * j;
+#pragma omp simd
     for (x = 0; x < K; x++) {
-      const real_t d = ws->F[x + K * j] * b->tmp[x + K * j], cj = k[x + K * j] * d;
-      b->dKc[x + K * j] += d;
-      b->dGc[x + K * j] += cj;
+      const real_t d = F[x] * tm[x], cj = kj[x] * d;
+      dKc[x] += d;
+      dGc[x] += cj;
       bs[x] += cj;
     }
   }
