@@ -387,7 +387,8 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
  * else in two phases, with nvb blocks so that the state pass has a
  * multiple of the threads as tasks, or at least 4 per thread, with blocks
  * of 16 columns or more.  The slots of a window within about LA_FWD_STORE
- * elements.  0 on overflow. */
+ * elements, the windows as even as their number allows (la_even_part).
+ * 0 on overflow. */
 static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int uniform,
                                  LA_FN(chunk_fwd_ctx) *x)
 {
@@ -404,8 +405,10 @@ static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int unifo
     x->ipb = x->items;
     x->wn = LA_FWD_STORE / E / x->items;
     if (x->wn > maxnc) x->wn = maxnc;
+    x->wn = la_even_part(maxnc, x->wn);
   } else {
     x->ipb = LA_FWD_STORE / E > threads ? LA_FWD_STORE / E : threads;
+    if (x->ipb < x->items) x->ipb = la_even_part(x->items, x->ipb);
     x->wn = 1;
   }
   if (x->ipb > x->items) x->ipb = x->items;

@@ -136,6 +136,15 @@ static inline int la_direct_form(const la_problem *p)
   return !p->emulate && !getenv("LA_WY");
 }
 
+/* The size of the parts when n things (n, m >= 1) are cut into parts of at
+ * most m, as even as that number of parts allows (32 chunks by at most 25:
+ * two parts of 16, not 25 and 7, whose phase would keep a thread waiting). */
+static inline ptrdiff_t la_even_part(ptrdiff_t n, ptrdiff_t m)
+{
+  const ptrdiff_t parts = (n + m - 1) / m;
+  return (n + parts - 1) / parts;
+}
+
 /* V rounded up to a multiple of 4 (column blocking of the recurrent kernels) */
 static inline ptrdiff_t la_pad4(ptrdiff_t V) { return (V + 3) / 4 * 4; }
 

@@ -49,7 +49,8 @@
  *            when interrupted
  *   sched    the chunked forward's two schedules (per item; in two phases,
  *            LA_FWD_PHASES) give the same o and ht, bit for bit (double,
- *            single, bf16), and per item stops cleanly when interrupted
+ *            single, bf16), and per item stops cleanly when interrupted;
+ *            la_even_part, the plan's even windows
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
  *
@@ -1829,6 +1830,24 @@ static void test_pipe(void)
 static void test_pipe(void) { report(1, "pipe  not built (no OpenMP)"); }
 #endif
 
+/* la_even_part: the window sizes of the forward's plan (la_internal.h).
+ * For every n, m up to 80: the parts of the returned size cover n, there
+ * are as many as with parts of m, none larger than m, and the last is
+ * within one part of the others (no 25 + 7). */
+static void test_even_part(void)
+{
+  ptrdiff_t n, m, bad = 0;
+  for (n = 1; n <= 80; n++)
+    for (m = 1; m <= 80; m++) {
+      const ptrdiff_t e = la_even_part(n, m), parts = (n + m - 1) / m;
+      const ptrdiff_t last = n - (parts - 1) * e;
+      if (e > m || (n + e - 1) / e != parts || last < 1 || last < e - parts) bad++;
+    }
+  report(bad == 0 && la_even_part(32, 25) == 16 && la_even_part(128, 25) == 22,
+         "sched la_even_part: 32 chunks by 25 in two windows of 16; %td of 6400 (n, m) wrong",
+         bad);
+}
+
 /* ---- the chunked forward's two schedules (la_chunk_fwd.tmpl.h) -----------------
  * Items of one chunk count, four or eight, on two threads run per item
  * (each item's chunks in order, intra-chunk work then state step);
@@ -2320,6 +2339,7 @@ int main(int argc, char **argv)
   test_pool();
   test_spread();
   test_pipe();
+  test_even_part();
   test_sched();
   la_release(); /* nothing left for the leak checker */
 
