@@ -2,10 +2,11 @@
  * la_stage_intra.tmpl.h -- template: everything inside one chunk that does
  * not depend on the state, in stage order: decays and gated q, k
  * (la_stage_decay), the gated products (la_stage_gated), the triangular
- * solve and w, u (la_stage_wy).  The backward's forward sweep needs M, A, w,
- * u (LA_CI_WU); its reverse sweep recomputes only the decays, in full
- * (LA_CI_DECAYS), and Aqk (LA_CI_AQK).  The forward in the direct form
- * stops at A (LA_CI_A): its state step applies A itself (la_stage_state).
+ * solve and w, u (la_stage_wy).  The forward and the backward's forward
+ * sweep need M, A (LA_CI_A: the direct form of v_new, whose state step
+ * applies A itself, la_stage_state) and with 'Emulate' w, u too (LA_CI_WU:
+ * the WY form); the backward's reverse sweep recomputes only the decays, in
+ * full (LA_CI_DECAYS), and Aqk (LA_CI_AQK).
  */
 
 static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const real_t *q,

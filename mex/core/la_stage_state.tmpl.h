@@ -4,7 +4,8 @@
  * state entering the chunk and gamma = exp(G_last):
  *   v_new = u - w S                          (the delta of each step)
  *   S'    = Diag(gamma) S + KC^T v_new       (the state after the chunk)
- * or in the direct form (the forward without 'Emulate'), the same v_new as
+ * or in the direct form (both chunked paths, but with 'Emulate'), the same
+ * v_new as
  *   v_new = A (v - KG S)                     (no w, u: one GEMM less)
  * Stored forms: v_new is V x c (column i = step i), S is K x V.
  */
@@ -83,17 +84,18 @@ static void LA_FN(cbwd_state_chain)(const la_problem *p, ptrdiff_t c, const real
   const ptrdiff_t K = p->K, V = p->V;
   const real_t scale = (real_t)p->scale, *gam = ws->eG + K * (c - 1);
   const int direct = b->X != NULL;
-  real_t *dS = b->dS;
+  real_t *dS = b->dS, *Z2 = b->Z + V * c;
+  const real_t *dZ = direct ? Z2 : b->dvn; /* Z's second half, negated: dX or dv_new */
   ptrdiff_t i, j, x;
 
   memcpy(b->dSc, dS, sizeof(real_t) * (size_t)(K * V));
   /* dv_new += KC dS'   (stored: dS'^T KC) */
   LA_GEMM('T', 'N', V, c, K, 1, dS, K, ws->KC, K, 1, b->dvn, V);
   if (direct) /* dX = A^T dv_new   (stored: dv_new A) */
-    LA_FN(gemm_xl)(V, c, b->dvn, V, ws->Am, ws->C, 0, b->Z + V * c, V);
+    LA_FN(gemm_xl)(V, c, b->dvn, V, ws->Am, ws->C, 0, Z2, V);
   for (i = 0; i < V * c; i++) {
     b->Z[i] = scale * dO[i];
-    b->Z[V * c + i] = -(direct ? b->Z[V * c + i] : b->dvn[i]);
+    Z2[i] = -dZ[i];
   }
   /* the state gradient for the previous chunk:
    * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new = Diag(gamma) dS' + [QG, w] Z^T,

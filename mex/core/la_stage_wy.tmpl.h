@@ -159,7 +159,8 @@ static inline void LA_FN(chunk_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const 
  * and dM = Diag(beta) dL (strictly lower) into b->dL.  In the direct form
  * (v_new = A X, X = v - KG S; b->X the chunk's X, not NULL) b->dW is already
  * dKG = -dX S^T and b->Z's second half -dX (cbwd_state_chain,
- * cbwd_state_local).  keep (NULL: not wanted; 'Intermediates'): 2 C x C blocks (ld C)
+ * cbwd_state_local); b->dKG then points at b->dW (within the call the form
+ * does not change, and the ring is carved again for every item).  keep (NULL: not wanted; 'Intermediates'): 2 C x C blocks (ld C)
  * that receive dA and dA_raw (strictly lower, zero elsewhere) of the chunk. */
 static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *vc,
                            const real_t *bc, real_t *dv, real_t *dbeta, const LA_FN(chunk_ws) *ws,
@@ -171,7 +172,7 @@ static void LA_FN(cbwd_wy)(ptrdiff_t K, ptrdiff_t V, ptrdiff_t c, const real_t *
   if (b->X) { /* the direct form, v_new = A X:  dA = dv_new X^T,  dv = dX,  dKG = -dX S^T */
     LA_GEMM('T', 'N', c, c, V, 1, b->dvn, V, b->X, V, 0, b->Y, C);
     for (i = 0; i < V * c; i++) dv[i] = -b->Z[V * c + i];
-    memcpy(b->dKG, b->dW, sizeof(real_t) * (size_t)(K * c));
+    b->dKG = b->dW; /* the state's GEMM formed it (cbwd_state_local): no copy */
   } else { /* w = A KG, u = A v:  dA = dw KG^T + du v^T,  dKG = A^T dw,  dv = A^T du */
     LA_GEMM('T', 'N', c, c, K, 1, b->dW, K, ws->KG, K, 0, b->Y, C);
     LA_GEMM('T', 'N', c, c, V, 1, b->dvn, V, vc, V, 1, b->Y, C);

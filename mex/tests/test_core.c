@@ -473,6 +473,22 @@ static int core_fwd(const la_problem *p, const tprob *P, const tin *in, int dbl,
   return rc;
 }
 
+/* The chunked forward with the environment variable env set (on) or not,
+ * and the intermediates aux (NULL: none): the switches LA_FWD_PHASES and
+ * LA_WY of la_chunk_fwd.tmpl.h.  env is unset again after. */
+static int core_fwd_env(const la_problem *p, const tprob *P, int dbl, const char *env, int on,
+                        const la_chunk_aux *aux, double **o, double **ht)
+{
+  int rc;
+  if (on) setenv(env, "1", 1);
+  else unsetenv(env);
+  core_fwd_aux = aux;
+  rc = core_fwd(p, P, &P->in, dbl, 1, 1, o, ht);
+  core_fwd_aux = NULL;
+  unsetenv(env);
+  return rc;
+}
+
 /* The backward intermediates core_bwd asks for (chunked path), NULL: none;
  * set only by chunk_bwd_aux_check. */
 static const la_chunk_bwd_aux *core_bwd_aux;
@@ -1853,16 +1869,6 @@ static void test_even_part(void)
  * (each item's chunks in order, intra-chunk work then state step);
  * LA_FWD_PHASES forces the two phases.  The outputs must be the same bits. */
 #ifdef _OPENMP
-static int sched_run(const tprob *P, la_problem *p, int dbl, int phases, double **o, double **ht)
-{
-  int rc;
-  if (phases) setenv("LA_FWD_PHASES", "1", 1);
-  else unsetenv("LA_FWD_PHASES");
-  rc = core_fwd(p, P, &P->in, dbl, 1, 1, o, ht);
-  unsetenv("LA_FWD_PHASES");
-  return rc;
-}
-
 static void sched_case(const tcfg *c)
 {
   tprob P;
@@ -1874,7 +1880,7 @@ static void sched_case(const tcfg *c)
       double *o[2], *ht[2];
       int rc[2];
       p.emulate = emu ? LA_EMULATE_BF16 : LA_EMULATE_NONE;
-      for (k = 0; k < 2; k++) rc[k] = sched_run(&P, &p, dbl, k, &o[k], &ht[k]);
+      for (k = 0; k < 2; k++) rc[k] = core_fwd_env(&p, &P, dbl, "LA_FWD_PHASES", k, NULL, &o[k], &ht[k]);
       report(rc[0] == LA_OK && rc[1] == LA_OK && same_bits(o[0], o[1], P.nv) &&
                  same_bits(ht[0], ht[1], P.ns),
              "sched %-28s chunk_fwd_%s%s per item = in two phases, o and ht bit for bit", c->name,
@@ -2139,25 +2145,15 @@ static void test_fused_transforms(void)
     }
 }
 
-/* The chunked paths' two forms of v_new (la_chunk_fwd.tmpl.h): direct,
- * A (v - KG S), and WY, u - w S (LA_WY; what 'Emulate' runs).  o, ht
- * and aux.v_new agree to rounding (single and double), and the
+/* ---- the chunked paths' two forms of v_new (la_chunk_fwd.tmpl.h) ---------------
+ * Direct, A (v - KG S), and WY, u - w S (LA_WY; what 'Emulate' runs).  o,
+ * ht and aux.v_new agree to rounding (single and double), and the
  * intermediates w = A KG and u = A v, which the direct form forms only for
  * aux, are the WY form's bits.  Chunks of 7 (a dense triangle, a short last
  * chunk) and 64 (split triangles, c = C and c < C), strong gates,
- * transforms, CuSeqlens, grouped value heads. */
-static int form_run(const tprob *P, int dbl, int wy, la_chunk_aux *aux, double **o, double **ht)
-{
-  int rc;
-  if (wy) setenv("LA_WY", "1", 1);
-  core_fwd_aux = aux;
-  rc = core_fwd(&P->p, P, &P->in, dbl, 1, 1, o, ht);
-  core_fwd_aux = NULL;
-  unsetenv("LA_WY");
-  return rc;
-}
-
-/* The backward in both forms: every gradient, and every field of its
+ * transforms, CuSeqlens, grouped value heads.
+ *
+ * The backward in both forms: every gradient, and every field of its
  * intermediates (dw = -dv_new S^T, which the direct form forms for aux
  * only, included), agree to rounding. */
 static void form_bwd_case(const tcfg *c, const tprob *P, int dbl, double bound)
@@ -2229,13 +2225,13 @@ static void test_forms(void)
           aux.w = nan_class(nw, dbl);
           aux.u = nan_class(P.nv, dbl);
           aux.v_new = nan_class(P.nv, dbl);
-          rc |= form_run(&P, dbl, f, &aux, &o[f], &ht[f]);
+          rc |= core_fwd_env(&P.p, &P, dbl, "LA_WY", f, &aux, &o[f], &ht[f]);
           w[f] = from_class(aux.w, nw, dbl);
           u[f] = from_class(aux.u, P.nv, dbl);
           vn[f] = from_class(aux.v_new, P.nv, dbl);
           free(o[f]);
           free(ht[f]);
-          rc |= form_run(&P, dbl, f, NULL, &o[f], &ht[f]);
+          rc |= core_fwd_env(&P.p, &P, dbl, "LA_WY", f, NULL, &o[f], &ht[f]);
         }
         worst = fmax(ratio(o[1], o[0], P.nv), ratio(ht[1], ht[0], P.ns));
         worst = fmax(worst, ratio(vn[1], vn[0], P.nv));

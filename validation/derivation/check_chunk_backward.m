@@ -187,43 +187,14 @@ function res = check_chunk_backward ()
   end
   res(end+1) = drv_row (48, 'plain chunked backward vs plain BPTT, KDA and GDN, T = 1, 9, 16, C = 1..16', F, r, tol);
   if (have)
-    r1 = 0; r2 = 0;
-    for gdn = [false true]
-      e = drv_data (5, 4, 41, gdn, -3, 90 + gdn);
-      dO = randn (4, 41); dST = randn (5, 4);
-      pre = pick (gdn, 'gdn', 'kda');
-      g1 = cell (1, 6); g2 = g1; g3 = g1;
-      [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
-      [g3{:}] = feval ([pre, '_recurrent_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, 'InitialState', e.S0);
-      for C = [1 4 16 20 41 64]
-        [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, ...
-                         'InitialState', e.S0, 'ChunkSize', C);
-        for i = 1:6
-          r1 = max (r1, la_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));
-          r2 = max (r2, la_ratio (g3{i}, g2{i}));
-        end
-      end
-    end
+    [r1, r2] = core_vs_bptt ([1 4 16 20 41 64]);
     res(end+1) = drv_row (48, '*_chunk_bwd (C core) vs plain BPTT, T = 41, C = 1, 4, 16, 20, 41, 64', F, r1, tcore);
     res(end+1) = drv_row (48, '*_chunk_bwd vs *_recurrent_bwd (both C core), same inputs', F, r2, tcore);
     % the C core's other form of v_new: the WY form ('Emulate' runs it; LA_WY
     % forces it), against plain BPTT too (the direct form is the default above)
-    r3 = 0;
     setenv ('LA_WY', '1');
     unwind_protect
-      for gdn = [false true]
-        e = drv_data (5, 4, 41, gdn, -3, 90 + gdn);
-        dO = randn (4, 41); dST = randn (5, 4);
-        pre = pick (gdn, 'gdn', 'kda');
-        [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
-        for C = [4 16 64]
-          [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, ...
-                           'InitialState', e.S0, 'ChunkSize', C);
-          for i = 1:6
-            r3 = max (r3, la_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));
-          end
-        end
-      end
+      r3 = core_vs_bptt ([4 16 64]);
     unwind_protect_cleanup
       unsetenv ('LA_WY');
     end_unwind_protect
@@ -256,6 +227,28 @@ function res = check_chunk_backward ()
 end
 
 % ---------------------------------------------------------------- helpers
+function [r1, r2] = core_vs_bptt (Cs)
+  % the C core's *_chunk_bwd at the chunk sizes Cs against plain BPTT (r1)
+  % and against its *_recurrent_bwd (r2), T = 41, KDA and GDN
+  r1 = 0; r2 = 0;
+  g1 = cell (1, 6); g2 = g1; g3 = g1;
+  for gdn = [false true]
+    e = drv_data (5, 4, 41, gdn, -3, 90 + gdn);
+    dO = randn (4, 41); dST = randn (5, 4);
+    pre = pick (gdn, 'gdn', 'kda');
+    [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
+    [g3{:}] = feval ([pre, '_recurrent_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, 'InitialState', e.S0);
+    for C = Cs
+      [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, ...
+                       'InitialState', e.S0, 'ChunkSize', C);
+      for i = 1:6
+        r1 = max (r1, la_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));
+        r2 = max (r2, la_ratio (g3{i}, g2{i}));
+      end
+    end
+  end
+end
+
 function L = chunk_loss (a, s, C, dO, dST)
   [o, S] = drv_chunk_fwd (a{:}, s, C);
   L = sum (dO(:) .* o(:)) + sum (dST(:) .* S(:));
