@@ -15,7 +15,8 @@ function [md, g] = bench_goals (core_default, core_avx2, dec, core_blas)
   %     single forward + backward, H = 4, K = V = 128  >= 0.65
   %     double forward vs dgemm                   >= 0.65 (the single goal - 0.1)
   %     double forward + backward vs dgemm        >= 0.55 (the same)
-  %     with the machine's own kernels (AVX-512 here): the same, less 0.1
+  %     with the machine's own kernels (AVX-512 on the Intel machine the goals
+  %     were set on; Zen's AVX2 kernels on the AMD one): the same, less 0.1
   %   (The double targets are the single goals less 0.1, not the single
   %   ratios measured less 0.1: a slow single row must not make a slow
   %   double row pass.)
