@@ -321,7 +321,7 @@ end
 %! % a library pair as it is: two outputs (o and the final state), and a
 %! % gradient of the wrong size is reported
 %! randn ('state', 3);  rand ('state', 3);
-%! q = randn (5, 7);  k = randn (5, 7);  v = randn (4, 7);  g = randn (7, 1) - 1;
+%! q = randn (5, 7);  k = randn (5, 7);  v = randn (4, 7);  g = -rand (7, 1) - 0.1;
 %! b = rand (7, 1);
 %! fwd = @(q, k, v, g, b) gdn_chunk (q, k, v, g, b, 'UseQKL2Norm', true, 'ChunkSize', 3);
 %! bwd = @(q, k, v, g, b, dout, dS) gdn_chunk_bwd (q, k, v, g, b, dout, dS, ...

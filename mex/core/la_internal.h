@@ -121,7 +121,7 @@ static inline ptrdiff_t la_off_state(const la_problem *p, ptrdiff_t n, ptrdiff_t
 }
 
 /* What the chunked paths' chunk_intra computes besides the decays and the
- * gated q, k (la_chunk_common_impl.h). */
+ * gated q, k (la_stage_intra.tmpl.h). */
 enum { LA_CI_AQK = 1,    /* Aqk                                       */
        LA_CI_WU = 2,     /* M, A_raw, A, w, u                         */
        LA_CI_DECAYS = 4, /* eG and eGc in full (else their last column) */

@@ -132,7 +132,7 @@ function plot_inverse (R, file)
   xlabel ('method (N m: Neumann series to power m)');
   ylabel ('ratio of A');
   title ('c = 64, unit keys, beta < 1, g in [-0.1, 0]');
-  legend (R.fmts, 'location', 'northeast');
+  legend (R.fmts, 'location', 'south');
   subplot (1, 2, 2);
   f = find (strcmp (R.fmts, 'single'));
   sel = [1 3 7 8 9];                                 % subst, N2, N6, doubling, blocked
