@@ -602,9 +602,10 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
     printf(" | %.2f | %.2f | %.2f |\n", t->other, t->share[LA_ST_STATE], t->waiting);
   }
   printf("\nWhere the forward + backward's time goes (the same runs, the same shares): the "
-         "forward's intra-chunk work and state pass, then the backward's tasks (forward sweep: a chunk's "
-         "intra-chunk work again, its state step; reverse sweep: decays and Aqk again with the "
-         "output's backward, the state gradient's step) and the parts of its last task (the "
+         "forward's intra-chunk work and state pass, then the backward's tasks (forward sweep: "
+         "a chunk's intra-chunk work again, Aqk with it, its state step; reverse sweep: decays "
+         "and gated q, k again with the output's backward, the state gradient's step) and the "
+         "parts of its last task (the "
          "state's local gradients, the backward of w, u and the solve, of the gated products, "
          "of the decays); \"waiting\": the threads' time in none of them.\n\n");
   printf("| row | class | H | K=V | C | fwd intra | fwd state | bwd again | bwd state | rev pre "

@@ -1,19 +1,19 @@
 /*
  * la_chunk_bwd.tmpl.h -- template: the driver of the chunked backward
  * (docs/chunk_backward.md).  Per (sequence, value head): a forward sweep
- * forms every chunk's M, A, X = v - KG S (the direct form of v_new = A X;
+ * forms every chunk's M, Aqk, A, X = v - KG S (the direct form of v_new = A X;
  * w in the WY form, 'Emulate'), v_new and keeps them with the state entering
  * each chunk (cbwd_store, la_chunk_ws.tmpl.h); a reverse sweep then, chunk by
- * chunk, recomputes only the decays and Aqk and runs the stages' backward in
- * reverse order: output, state passing, WY, gated products, decays.  Only
+ * chunk, recomputes only the decays and gated q, k and runs the stages'
+ * backward in reverse order: output, state passing, WY, gated products, decays.  Only
  * the state (forward sweep) and its gradient dS (reverse sweep) pass from
  * chunk to chunk; the rest of each chunk's work is its own, and when some
  * thread has no item of its own it takes those parts of another item's
  * chunks (chunk_bwd_item: a ring of chunk workspaces and OpenMP tasks).
  *
- * 'Emulate' (docs/emulation.md): the forward sweep stores h, A, w, v_new
- * rounded as the forward does; the reverse sweep rounds the recomputed Aqk
- * and gated q, k, dv after the output stage and after the state stage, and
+ * 'Emulate' (docs/emulation.md): the forward sweep stores h, Aqk, A, w,
+ * v_new rounded as the forward does; the reverse sweep rounds the recomputed
+ * gated q, k, dv after the output stage and after the state stage, and
  * the snapshot of dh the chunk reads (the carried dh stays single); the
  * gradients returned are rounded last.
  *
@@ -21,15 +21,16 @@
  * of the forward's intermediates (cbwd_aux_store), at no cost otherwise.
  */
 
-/* Point the chunk workspace at chunk ci's stored M, A, v_new, and w (the
- * WY form; u shares v_new's memory: v_new = u - w S is formed in place) or
- * X = v - KG S (the direct form) in the same place. */
+/* Point the chunk workspace at chunk ci's stored M, Aqk, A, v_new, and w
+ * (the WY form; u shares v_new's memory: v_new = u - w S is formed in place)
+ * or X = v - KG S (the direct form) in the same place. */
 static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, LA_FN(chunk_ws) *ws,
                                   LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
   real_t *wx = st->wx + (K > V ? K : V) * C * ci;
   ws->M = st->M + C * C * ci;
+  ws->Aqk = st->Aqk + C * C * ci;
   ws->Am = st->A + C * C * ci;
   ws->w = st->direct ? NULL : wx;
   b->X = st->direct ? wx : NULL;
@@ -136,8 +137,9 @@ static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n,
   return buf;
 }
 
-/* Forward sweep, chunk ci's own part: M, A (and in the WY form w, u) into
- * the store (and the decays, gated k into its pair). */
+/* Forward sweep, chunk ci's own part: M, Aqk, A (and in the WY form w, u)
+ * into the store (and the decays, gated q, k into its pair).  M and Aqk
+ * come from one pass, as in the forward (la_stage_gated). */
 static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
                                   LA_FN(cbwd_ws) *b)
@@ -146,7 +148,7 @@ static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it,
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
-                     it->beta + t0, b->X ? LA_CI_A : LA_CI_WU, ws);
+                     it->beta + t0, LA_CI_AQK | (b->X ? LA_CI_A : LA_CI_WU), ws);
   LA_FN(chunk_emu_intra)(p, c, 1, ws);
 }
 
@@ -171,8 +173,9 @@ static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it,
   if (Sh != S) memcpy(st->h + KV * ci, Sh, sizeof(real_t) * (size_t)KV);
 }
 
-/* Reverse sweep, chunk ci's part before the chain: the decays and Aqk
- * recomputed, the output stage's backward (b->dvn, b->dAqk). */
+/* Reverse sweep, chunk ci's part before the chain: the decays and gated
+ * q, k recomputed (Aqk is the forward sweep's), the output stage's backward
+ * (b->dvn, b->dAqk). */
 static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                 const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
                                 LA_FN(cbwd_ws) *b)
@@ -181,7 +184,7 @@ static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, p
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
   LA_FN(cbwd_use_chunk)(st, ci, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
-                     it->beta + t0, LA_CI_AQK | LA_CI_DECAYS, ws);
+                     it->beta + t0, LA_CI_DECAYS, ws);
   LA_FN(chunk_emu_intra)(p, c, 0, ws);
   LA_FN(chunk_araw)(c, ws->M, it->beta + t0, ws);
   LA_FN(cbwd_output)(p, c, it->dout + V * t0, ws, b);

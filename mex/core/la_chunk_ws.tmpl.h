@@ -103,12 +103,14 @@ typedef struct {
 
 /* What the backward's forward sweep keeps of every chunk (nc of them) for
  * its reverse sweep, within O(T/C K V + T (K + V + C)): the entering state h,
- * M and A (C x c each), in wx X = v - KG h (V x c, the direct form) or w
- * (K x c, the WY form: 'Emulate'), and v_new (V x c).  The reverse sweep
- * then only recomputes Aqk and the elementwise decays. */
+ * M, A and Aqk (C x c each), in wx X = v - KG h (V x c, the direct form) or
+ * w (K x c, the WY form: 'Emulate'), and v_new (V x c).  The reverse sweep
+ * then only recomputes the elementwise decays and gated q, k (Aqk, formed
+ * beside M in the forward sweep, costs there a fifth of what forming it
+ * again did: docs/performance.md, "Aqk kept"). */
 #define LA_CBWD_STORE(W_)                                                         \
-  W_(h, K, V, nc) W_(M, C, C, nc) W_(A, C, C, nc) W_(wx, (K > V ? K : V), C, nc) \
-  W_(vn, V, C, nc)
+  W_(h, K, V, nc) W_(M, C, C, nc) W_(A, C, C, nc) W_(Aqk, C, C, nc)              \
+  W_(wx, (K > V ? K : V), C, nc) W_(vn, V, C, nc)
 
 typedef struct {
   LA_CBWD_STORE(LA_WS_FIELD)

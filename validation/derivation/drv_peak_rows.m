@@ -10,7 +10,7 @@ function res = drv_peak_rows (eq)
   %    K x V4; bound 0); and R, the step's own workspace (one working state
   %    and a few vectors of K or V4), at most 3 states.
   %  eq = 48, the chunked backward's store (docs/chunk_backward.md, Memory):
-  %    for each C, over T, peak/8 minus ceil(T/C) (K V + 2 C^2 + C (max(K, V) + V))
+  %    for each C, over T, peak/8 minus ceil(T/C) (K V + 3 C^2 + C (max(K, V) + V))
   %    must not depend on T (residual: its spread, in elements, bound 0); and
   %    that rest, the one-chunk workspace, at most 16 (K V + C (K + V) + C^2).
   %    Every T of the grid is at least C: the core clips C to the longest
@@ -29,8 +29,8 @@ function res = drv_peak_rows (eq)
     bounds = [0, 3];
   else
     grid = [5 4; 9 4; 41 4; 16 16; 41 16; 100 16; 64 64; 130 64; 200 64];
-    store = @(T, C) ceil (T / C) * (K * V + 2 * C ^ 2 + C * (max (K, V) + V));
-    names = {['chunked backward, C core: measured peak - store ceil(T/C) (KV + 2C^2 + C(max(K,V)+V)), ' ...
+    store = @(T, C) ceil (T / C) * (K * V + 3 * C ^ 2 + C * (max (K, V) + V));
+    names = {['chunked backward, C core: measured peak - store ceil(T/C) (KV + 3C^2 + C(max(K,V)+V)), ' ...
               'the same for every T at C = 4, 16, 64 (spread, elements)'], ...
              'chunked backward, C core: that rest (one-chunk workspace) / (KV + C(K+V) + C^2)'};
     [spread, rest, why] = rest_of ('chunk_bwd', grid, K, V, store);

@@ -28,10 +28,10 @@ function f = flops_exec (what, T, C, K, V)
         elseif (strcmp (what, 'chunk_fwd_wy'))
           f = f + gated (c, K, 2) + wy (c, K, V) + 6 * c * K * V + 2 * V * tri (c);
         else
-          % forward sweep: M only, no state after the last chunk
-          f = f + gated (c, K, 1) + wy (c, K, V) + 2 * c * K * V + 2 * c * K * V * (n < NC);
-          % reverse sweep: Aqk only; output, state, WY and gated backward
-          f = f + gated (c, K, 1) + 2 * V * (c ^ 2 + tri (c)) + 12 * c * K * V ...
+          % forward sweep: M and Aqk (kept), no state after the last chunk
+          f = f + gated (c, K, 2) + wy (c, K, V) + 2 * c * K * V + 2 * c * K * V * (n < NC);
+          % reverse sweep: no gated products; output, state, WY and gated backward
+          f = f + 2 * V * (c ^ 2 + tri (c)) + 12 * c * K * V ...
                 + 2 * (K + V) * (c ^ 2 + tri (c)) + c ^ 2 * (c - 1) + 2 * c ^ 3 ...
                 + gated_bwd (c, K);
           if (strcmp (what, 'chunk_bwd'))
