@@ -19,13 +19,16 @@
   W_(R, 2 * LA_SUB, C, 1)                  /* its [Aqk; M] rows left of it      */ \
   W_(E, K, C, 1) W_(F, K, C, 1)   /* their factors exp(G_i - G_r), exp(G_r - G_j) */ \
   W_(M, C, C, 1) W_(Araw, C, C, 1)  /* M: A_raw before the beta rows */         \
-  W_(Aqk, C, C, 1) W_(Am, C, C, 1)                                             \
+  W_(Am, C, C, 1)                                                              \
   W_(w, K, C, 1) W_(u, V, C, 1)                                                   \
   W_(f, K, 2, 1)                                  /* two running products     */
 
 typedef struct {
   ptrdiff_t K, V, C;
   LA_CHUNK_WS(LA_WS_FIELD)
+  real_t *Aqk; /* C x C, always the caller's: the forward's slot or the
+                  backward's store (its forward sweep forms it, its reverse
+                  sweep reads it) */
 } LA_FN(chunk_ws);
 
 /* Point *w into buf (advanced past it) for the sizes of p. */
@@ -35,6 +38,7 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
   real_t *buf = *bufp;
   w->K = K; w->V = V; w->C = C;
   LA_WS_CARVE_ALL(LA_CHUNK_WS, buf);
+  w->Aqk = NULL; /* the caller points it at its own C x C (above) */
   *bufp = buf;
 }
 
