@@ -1,15 +1,16 @@
 /*
  * la_chunk_bwd.tmpl.h -- template: the driver of the chunked backward
  * (docs/chunk_backward.md).  Per (sequence, value head): a forward sweep
- * forms every chunk's M, Aqk, A, X = v - KG S (the direct form of v_new = A X;
- * w in the WY form, 'Emulate'), v_new and keeps them with the state entering
- * each chunk (cbwd_store, la_chunk_ws.tmpl.h); a reverse sweep then, chunk by
- * chunk, recomputes only the decays and gated q, k and runs the stages'
- * backward in reverse order: output, state passing, WY, gated products, decays.  Only
- * the state (forward sweep) and its gradient dS (reverse sweep) pass from
- * chunk to chunk; the rest of each chunk's work is its own, and when some
- * thread has no item of its own it takes those parts of another item's
- * chunks (chunk_bwd_item: a ring of chunk workspaces and OpenMP tasks).
+ * forms every chunk's M, Aqk, A, X = v - KG S (the direct form of
+ * v_new = A X; w in the WY form, 'Emulate'), v_new and keeps them with the
+ * state entering each chunk (cbwd_store, la_chunk_ws.tmpl.h); a reverse
+ * sweep then, chunk by chunk, recomputes only the decays and gated q, k and
+ * runs the stages' backward in reverse order: output, state passing, WY,
+ * gated products, decays.  Only the state (forward sweep) and its gradient
+ * dS (reverse sweep) pass from chunk to chunk; the rest of each chunk's work
+ * is its own, and when some thread has no item of its own it takes those
+ * parts of another item's chunks (chunk_bwd_item: a ring of chunk
+ * workspaces and OpenMP tasks).
  *
  * 'Emulate' (docs/emulation.md): the forward sweep stores h, Aqk, A, w,
  * v_new rounded as the forward does; the reverse sweep rounds the recomputed

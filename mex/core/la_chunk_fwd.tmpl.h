@@ -72,17 +72,17 @@ static inline void LA_FN(la_emu_rows)(const la_problem *p, real_t *x, ptrdiff_t 
 
 /* The intra-chunk quantities a kernel stores (or feeds its next dot) in
  * the 16-bit format: Aqk, A, w, u, QG, KG, KC of a chunk of c steps.
- * In the backward's reverse sweep A, w, u are the stored (already rounded)
- * ones and only the recomputed ones are rounded (wu = 0). */
-static void LA_FN(chunk_emu_intra)(const la_problem *p, ptrdiff_t c, int wu, LA_FN(chunk_ws) *ws)
+ * In the backward's reverse sweep Aqk, A, w, u are the stored (already
+ * rounded) ones and only the recomputed gated q, k are rounded (all = 0). */
+static void LA_FN(chunk_emu_intra)(const la_problem *p, ptrdiff_t c, int all, LA_FN(chunk_ws) *ws)
 {
   const ptrdiff_t K = p->K, C = ws->C;
   if (!p->emulate) return;
-  LA_FN(la_emu)(p, ws->Aqk, C * c);
   LA_FN(la_emu)(p, ws->QG, K * c);
   LA_FN(la_emu)(p, ws->KG, K * c);
   LA_FN(la_emu)(p, ws->KC, K * c);
-  if (!wu) return;
+  if (!all) return;
+  LA_FN(la_emu)(p, ws->Aqk, C * c);
   LA_FN(la_emu)(p, ws->Am, C * c);
   LA_FN(la_emu)(p, ws->w, K * c);
   LA_FN(la_emu)(p, ws->u, p->V * c);

@@ -67,7 +67,7 @@ typedef enum {
    * its reverse sweep's last task */
   LA_ST_B_FWD_LOCAL, /* forward sweep: a chunk's intra-chunk work again */
   LA_ST_B_FWD_CHAIN, /* forward sweep: v_new and the next state */
-  LA_ST_B_REV_PRE,   /* reverse sweep: decays again, the output's backward */
+  LA_ST_B_REV_PRE,   /* reverse sweep: decays, gated q, k again, output's backward */
   LA_ST_B_REV_CHAIN, /* reverse sweep: the state gradient to the chunk before */
   LA_ST_B_STATE,     /* reverse sweep: the state's local gradients */
   LA_ST_B_WY,        /* reverse sweep: the backward of w, u and the solve */

@@ -148,7 +148,8 @@ static void LA_FN(gated_offdiag)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_
 /* The gated products of one chunk: with LA_CI_WU or LA_CI_A M(i,j) =
  * k_i' Diag(exp(G_i - G_j)) k_j (strictly lower; A_raw = Diag(beta) M) into
  * ws->M, with LA_CI_AQK Aqk (lower with diagonal); the rest of the first c
- * rows of the first c columns is zeroed, rows past c are untouched. */
+ * rows of the first c columns is zeroed, rows past c are untouched.  With
+ * neither asked for (the backward's reverse sweep) nothing is formed. */
 static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c, const real_t *q,
                                                const real_t *k, int what, LA_FN(chunk_ws) *ws)
 {
@@ -158,6 +159,7 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
   real_t *M = ws->M, *Aq = ws->Aqk;
   ptrdiff_t r, j;
 
+  if (!want_q && !want_k) return;
   for (j = 0; j < c; j++) {
     if (want_k) memset(M + C * j, 0, sizeof(real_t) * (size_t)c);
     if (want_q) memset(Aq + C * j, 0, sizeof(real_t) * (size_t)c);

@@ -14,7 +14,7 @@ static inline void LA_FN(chunk_intra)(const la_problem *p, ptrdiff_t c, const re
                                       const real_t *beta, int what, LA_FN(chunk_ws) *ws)
 {
   LA_STAGE(LA_ST_GATING, LA_FN(chunk_gating)(p, c, q, k, g, what & LA_CI_DECAYS, ws));
-  if (what & (LA_CI_AQK | LA_CI_WU | LA_CI_A)) LA_FN(chunk_gated_products)(p, c, q, k, what, ws);
+  LA_FN(chunk_gated_products)(p, c, q, k, what, ws);
   if (!(what & (LA_CI_WU | LA_CI_A))) return;
   LA_STAGE(LA_ST_SOLVE, LA_FN(chunk_araw)(c, ws->M, beta, ws));
   if (what & LA_CI_WU) LA_FN(chunk_wy)(p->K, p->V, c, v, beta, ws);
