@@ -16,7 +16,7 @@
   W_(a, K, C, 1) W_(eG, K, C, 1) W_(eGc, K, C, 1)   /* decays (la_stage_decay)   */ \
   W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)   /* gated q, k               */ \
   W_(XX, K, 2 * LA_SUB, 1) W_(Y, K, C, 1)  /* a block row's scaled [q, k]; k   */ \
-  W_(R, 2 * LA_SUB, C, 1)                  /* its [Aqk; M] rows left of it      */ \
+  W_(R, 2 * LA_SUB, C, 1)  /* its [Aqk; M] rows left of it (backward: their cotangents) */ \
   W_(E, K, C, 1) W_(F, K, C, 1)   /* their factors exp(G_i - G_r), exp(G_r - G_j) */ \
   W_(M, C, C, 1) W_(Araw, C, C, 1)  /* M: A_raw before the beta rows */         \
   W_(Am, C, C, 1)                                                              \

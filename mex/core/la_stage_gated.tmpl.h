@@ -160,9 +160,9 @@ static inline void LA_FN(chunk_gated_products)(const la_problem *p, ptrdiff_t c,
   ptrdiff_t r, j;
 
   if (!want_q && !want_k) return;
-  for (j = 0; j < c; j++) {
-    if (want_k) memset(M + C * j, 0, sizeof(real_t) * (size_t)c);
-    if (want_q) memset(Aq + C * j, 0, sizeof(real_t) * (size_t)c);
+  for (j = 0; j < c; j++) { /* the upper triangles: the blocks write the rest */
+    if (want_k) memset(M + C * j, 0, sizeof(real_t) * (size_t)(j + 1));
+    if (want_q) memset(Aq + C * j, 0, sizeof(real_t) * (size_t)j);
   }
   for (r = 0; r < c; r += LA_SUB) {
     const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
@@ -282,36 +282,52 @@ static void LA_FN(gated_bwd_diag)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
   }
 }
 
-/* Rows [r, r1) against the columns [0, r) before them: dQr, dKr and the
- * row terms of dGp. */
-static void LA_FN(gated_bwd_rows)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1, const real_t *q,
-                                  const real_t *k, const real_t *dAqk, const real_t *dM,
-                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+/* The cotangents of rows [r, r1) left of them, stacked (ld 2 LA_SUB):
+ * D = [scale dAqk(I, 0:r); dM(I, 0:r)], so that the rows and the columns
+ * each take one GEMM for both products (D in ws->R, which the reverse
+ * sweep does not otherwise use). */
+static void LA_FN(gated_bwd_stack)(ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1, real_t scale,
+                                   const real_t *dAqk, const real_t *dM, real_t *D)
 {
-  const ptrdiff_t K = p->K, C = ws->C, nb = r1 - r;
-  const real_t scale = (real_t)p->scale;
+  const ptrdiff_t nb = r1 - r, ldd = 2 * LA_SUB;
+  ptrdiff_t i, j;
+  for (j = 0; j < r; j++)
+    for (i = 0; i < nb; i++) {
+      D[i + ldd * j] = scale * dAqk[r + i + C * j];
+      D[nb + i + ldd * j] = dM[r + i + C * j];
+    }
+}
+
+/* Rows [r, r1) against the columns [0, r) before them: dQr, dKr and the
+ * row terms of dGp (D: gated_bwd_stack). */
+static void LA_FN(gated_bwd_rows)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1, const real_t *q,
+                                  const real_t *k, const real_t *D, LA_FN(chunk_ws) *ws,
+                                  LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = p->K, nb = r1 - r;
   real_t *e = b->e;
   ptrdiff_t i, x;
 
   /* off-diagonal: rows [r, r1) against columns [0, r) through the
-   * reference r: X = scale q .* E, Xk = k .* E, Y = k .* F */
-  LA_FN(chunk_block_scale)(K, r, r1, q, k, scale, 1, ws);
-  /* dQr(:,I) += E .* (Y dAqk(I,0:r)^T) scale;  dKr(:,I) += E .* (Y dM(I,0:r)^T);
+   * reference r: X = q .* E, Xk = k .* E, Y = k .* F */
+  LA_FN(chunk_block_scale)(K, r, r1, q, k, 1, 1, ws);
+  /* [dQr(:,I), dKr(:,I)] += E .* (Y D^T);
    * row terms rowt_i = q_i .* (dQr part) + k_i .* (dKr part) */
-  LA_GEMM('N', 'T', K, nb, r, scale, ws->Y, K, dAqk + r, C, 0, b->tmp, K);
-  for (i = 0; i < nb; i++)
+  LA_GEMM('N', 'T', K, 2 * nb, r, 1, ws->Y, K, D, 2 * LA_SUB, 0, b->tmp, K);
+  for (i = 0; i < nb; i++) {
+    const real_t *restrict E = ws->E + K * (r + i), *restrict tq = b->tmp + K * i,
+                           *restrict tk = b->tmp + K * (nb + i);
+    const real_t *restrict qi = q + K * (r + i), *restrict ki = k + K * (r + i);
+    real_t *restrict dq = b->dQr + K * (r + i), *restrict dk = b->dKr + K * (r + i),
+                     *restrict rt = b->rowt + K * i;
+#pragma omp simd
     for (x = 0; x < K; x++) {
-      const real_t d = ws->E[x + K * (r + i)] * b->tmp[x + K * i];
-      b->dQr[x + K * (r + i)] += d;
-      b->rowt[x + K * i] = q[x + K * (r + i)] * d;
+      const real_t d = E[x] * tq[x], dd = E[x] * tk[x];
+      dq[x] += d;
+      dk[x] += dd;
+      rt[x] = qi[x] * d + ki[x] * dd;
     }
-  LA_GEMM('N', 'T', K, nb, r, 1, ws->Y, K, dM + r, C, 0, b->tmp, K);
-  for (i = 0; i < nb; i++)
-    for (x = 0; x < K; x++) {
-      const real_t d = ws->E[x + K * (r + i)] * b->tmp[x + K * i];
-      b->dKr[x + K * (r + i)] += d;
-      b->rowt[x + K * i] += k[x + K * (r + i)] * d;
-    }
+  }
   /* rows of I reach dg_t for r <= t <= i */
   for (x = 0; x < K; x++) e[x] = 0;
   for (i = nb - 1; i >= 0; i--)
@@ -324,17 +340,16 @@ static void LA_FN(gated_bwd_rows)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
 /* Columns [0, r) against the rows [r, r1): dKc, the column terms dGc and
  * their block sums passed to the blocks in between. */
 static void LA_FN(gated_bwd_cols)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1, const real_t *k,
-                                  const real_t *dAqk, const real_t *dM, LA_FN(chunk_ws) *ws,
-                                  LA_FN(cbwd_ws) *b)
+                                  const real_t *D, LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
-  const ptrdiff_t K = p->K, C = ws->C, nb = r1 - r, bi = r / LA_SUB;
+  const ptrdiff_t K = p->K, nb = r1 - r, bi = r / LA_SUB;
   real_t *e = b->e;
   ptrdiff_t j, x, bb;
 
-  /* dKc(:,0:r) += F .* (X(:,I) dAqk(I,0:r) + Xk(:,I) dM(I,0:r)); column
-   * terms k_j .* (that part) into dGc, and their sums per block J (bsum) */
-  LA_GEMM('N', 'N', K, r, nb, 1, ws->XX, K, dAqk + r, C, 0, b->tmp, K);
-  LA_GEMM('N', 'N', K, r, nb, 1, ws->XX + K * nb, K, dM + r, C, 1, b->tmp, K);
+  /* dKc(:,0:r) += F .* ([X(:,I), Xk(:,I)] D), D = [scale dAqk(I,0:r);
+   * dM(I,0:r)]; column terms k_j .* (that part) into dGc, and their sums
+   * per block J (bsum) */
+  LA_GEMM('N', 'N', K, r, 2 * nb, 1, ws->XX, K, D, 2 * LA_SUB, 0, b->tmp, K);
   memset(b->bsum, 0, sizeof(real_t) * (size_t)(K * bi));
   for (j = 0; j < r; j++) { /* restrict: the buffers are distinct, so it vectorises */
     real_t *restrict bs = b->bsum + K * (j / LA_SUB);
@@ -375,8 +390,9 @@ static void LA_FN(cbwd_gated_products)(const la_problem *p, ptrdiff_t c, const r
     const ptrdiff_t r1 = r + LA_SUB < c ? r + LA_SUB : c;
     LA_FN(gated_bwd_diag)(p, r, r1, q, k, dAqk, dM, ws, b);
     if (r == 0) continue;
-    LA_FN(gated_bwd_rows)(p, r, r1, q, k, dAqk, dM, ws, b);
-    LA_FN(gated_bwd_cols)(p, r, r1, k, dAqk, dM, ws, b);
+    LA_FN(gated_bwd_stack)(ws->C, r, r1, (real_t)p->scale, dAqk, dM, ws->R);
+    LA_FN(gated_bwd_rows)(p, r, r1, q, k, ws->R, ws, b);
+    LA_FN(gated_bwd_cols)(p, r, r1, k, ws->R, ws, b);
   }
   /* columns j of block J reach dg_t for j < t within J; plus the pass sums */
   for (r = 0; r < c; r += LA_SUB) {
