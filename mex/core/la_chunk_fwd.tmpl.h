@@ -279,7 +279,8 @@ static void LA_FN(state_cols)(const la_problem *p, const real_t *src, real_t *S,
 
 /* Phase 1: the state pass of value columns [v0, v1) of one item over the
  * chunks of window w: v_new, o, the next state (and aux h, v_new).  X: the
- * thread's workspace (the direct form's scratch, V x C elements). */
+ * thread's workspace (the direct form's scratch, 2 V C elements at least:
+ * la_chunk_fwd). */
 static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
                                    ptrdiff_t item, ptrdiff_t v0, ptrdiff_t v1, real_t *X,
                                    int *status)
@@ -302,14 +303,19 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
     if (x->aux && x->aux->h)
       memcpy((real_t *)x->aux->h + K * v0 + K * V * (hv + p->HV * (x->first[n] + ci)), Sh,
              sizeof(real_t) * (size_t)(K * vw));
-    if (x->direct)
-      LA_FN(chunk_vnew_direct_cols)(K, vw, c, Sh, sl.kw, sl.Am, C, it.v + V * t0 + v0, V, X, vn,
-                                    V);
-    else
-      LA_FN(chunk_vnew_cols)(K, vw, c, Sh, sl.kw, vn, V);
-    LA_FN(la_emu_rows)(p, vn, vw, c, V);
-    LA_FN(chunk_output_cols)(p, vw, c, Sh, sl.QG, sl.Aqk, C, vn, V, it.o + V * t0 + v0, V);
-    LA_FN(la_emu_rows)(p, (real_t *)it.o + V * t0 + v0, vw, c, V);
+    if (x->direct && sl.QG == sl.kw + K * c) { /* a full chunk: [KG, QG] side by side */
+      LA_FN(chunk_vnew_output_direct_cols)(p, vw, c, Sh, sl.kw, sl.Am, sl.Aqk, C,
+                                           it.v + V * t0 + v0, V, X, vn, V, it.o + V * t0 + v0, V);
+    } else {
+      if (x->direct)
+        LA_FN(chunk_vnew_direct_cols)(K, vw, c, Sh, sl.kw, sl.Am, C, it.v + V * t0 + v0, V, X,
+                                      vn, V);
+      else
+        LA_FN(chunk_vnew_cols)(K, vw, c, Sh, sl.kw, vn, V);
+      LA_FN(la_emu_rows)(p, vn, vw, c, V);
+      LA_FN(chunk_output_cols)(p, vw, c, Sh, sl.QG, sl.Aqk, C, vn, V, it.o + V * t0 + v0, V);
+      LA_FN(la_emu_rows)(p, (real_t *)it.o + V * t0 + v0, vw, c, V);
+    }
     LA_FN(chunk_state_cols)(K, vw, c, sl.gam, sl.KC, vn, V, Sb, Sb);
     if (x->aux && x->aux->v_new)
       for (i = 0; i < c; i++)
@@ -468,6 +474,11 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   if (x.fuse) {
     const ptrdiff_t extra = LA_FN(chunk_fwd_transform_size)(p);
     if (ws_elems < 0 || extra < 0 || !la_add(ws_elems, extra, &ws_elems)) ws_elems = -1;
+  }
+  { /* the state pass's scratch in the direct form, S^T [KG, QG]: 2 V C */
+    ptrdiff_t scratch = 0;
+    if (!la_mul4(2, p->V, p->chunk, 1, &scratch)) ws_elems = -1;
+    if (ws_elems >= 0 && ws_elems < scratch) ws_elems = scratch;
   }
   if (rc == LA_OK && (ws_elems < 0 || !LA_FN(chunk_fwd_plan)(p, maxnc, uniform, &x) ||
                       !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))

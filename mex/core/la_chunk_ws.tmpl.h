@@ -48,7 +48,8 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
  * form ('Emulate') w (in kw) and u.  vn: u, then v_new formed in its place
  * (WY), or v_new (direct). */
 #define LA_CFWD_SLOT(W_)                                                           \
-  W_(QG, K, C, 1) W_(KC, K, C, 1) W_(kw, K, C, 1) W_(vn, V, C, 1) W_(Aqk, C, C, 1) \
+  W_(kw, K, C, 1) W_(QG, K, C, 1) /* side by side: one GEMM S^T [KG, QG] */        \
+  W_(KC, K, C, 1) W_(vn, V, C, 1) W_(Aqk, C, C, 1)                                 \
   W_(Am, C, C, 1) W_(gam, K, 1, 1)
 
 typedef struct {

@@ -36,6 +36,33 @@ static inline void LA_FN(chunk_vnew_direct_cols)(ptrdiff_t K, ptrdiff_t vw, ptrd
   LA_FN(gemm_xlt)(vw, c, X, vw, A, C, 0, vnew, ldv);
 }
 
+/* The direct form's vnew and the output o (vw x c, ld ldo) of a chunk
+ * whose KG and QG lie side by side (KGQG: K x 2c, ld K): T = S^T [KG, QG]
+ * in one GEMM, so S is packed once for both; then X = v - T(:, 0:c),
+ * vnew = X A^T and o = scale T(:, c:2c) + vnew Aqk^T.  The same sums as
+ * chunk_vnew_direct_cols and chunk_output_cols (a GEMM also applies its
+ * alpha and beta after the sum).  T: scratch of vw x 2c. */
+static inline void LA_FN(chunk_vnew_output_direct_cols)(
+    const la_problem *p, ptrdiff_t vw, ptrdiff_t c, const real_t *S, const real_t *KGQG,
+    const real_t *A, const real_t *Aqk, ptrdiff_t C, const real_t *v, ptrdiff_t ldvin,
+    real_t *T, real_t *vnew, ptrdiff_t ldv, real_t *o, ptrdiff_t ldo)
+{
+  const real_t scale = (real_t)p->scale;
+  ptrdiff_t i, j;
+  LA_GEMM('T', 'N', vw, 2 * c, p->K, 1, S, p->K, KGQG, p->K, 0, T, vw);
+  for (i = 0; i < c; i++) {
+    real_t *restrict x = T + vw * i, *restrict oi = o + ldo * i;
+    const real_t *restrict vi = v + ldvin * i, *restrict t = T + vw * (c + i);
+#pragma omp simd
+    for (j = 0; j < vw; j++) {
+      x[j] = vi[j] - x[j];
+      oi[j] = scale * t[j];
+    }
+  }
+  LA_FN(gemm_xlt)(vw, c, T, vw, A, C, 0, vnew, ldv);
+  LA_FN(gemm_xlt)(vw, c, vnew, ldv, Aqk, C, 1, o, ldo);
+}
+
 /* Sn = Diag(gam) S + KC vnew^T (Sn may be S). */
 static inline void LA_FN(chunk_state_cols)(ptrdiff_t K, ptrdiff_t vw, ptrdiff_t c,
                                            const real_t *gam, const real_t *KC,
