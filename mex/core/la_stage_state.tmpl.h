@@ -39,9 +39,11 @@ static inline void LA_FN(chunk_vnew_direct_cols)(ptrdiff_t K, ptrdiff_t vw, ptrd
 /* The direct form's vnew and the output o (vw x c, ld ldo) of a chunk
  * whose KG and QG lie side by side (KGQG: K x 2c, ld K): T = S^T [KG, QG]
  * in one GEMM, so S is packed once for both; then X = v - T(:, 0:c),
- * vnew = X A^T and o = scale T(:, c:2c) + vnew Aqk^T.  The same sums as
- * chunk_vnew_direct_cols and chunk_output_cols (a GEMM also applies its
- * alpha and beta after the sum).  T: scratch of vw x 2c. */
+ * vnew = X A^T and o = scale T(:, c:2c) + vnew Aqk^T.  The same terms as
+ * chunk_vnew_direct_cols and chunk_output_cols (a GEMM too applies alpha
+ * and beta after its sum), but OpenBLAS may sum the wider product in
+ * another order: single results can move by a rounding (docs/performance.md,
+ * "S packed once").  T: scratch of vw x 2c. */
 static inline void LA_FN(chunk_vnew_output_direct_cols)(
     const la_problem *p, ptrdiff_t vw, ptrdiff_t c, const real_t *S, const real_t *KGQG,
     const real_t *A, const real_t *Aqk, ptrdiff_t C, const real_t *v, ptrdiff_t ldvin,
