@@ -24,12 +24,15 @@
 
 /* Point the chunk workspace at chunk ci's stored M, Aqk, A, v_new, and w
  * (the WY form; u shares v_new's memory: v_new = u - w S is formed in place)
- * or X = v - KG S (the direct form) in the same place. */
-static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, LA_FN(chunk_ws) *ws,
-                                  LA_FN(cbwd_ws) *b)
+ * or X = v - KG S (the direct form) in the same place.  KG goes right after
+ * the c columns of QG (the chunk workspace carves it after QG's C), so that
+ * the state chain reads [QG, KG] as one K x 2c block (cbwd_state_chain). */
+static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, ptrdiff_t c,
+                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
   const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
   real_t *wx = st->wx + (K > V ? K : V) * C * ci;
+  ws->KG = ws->QG + K * c;
   ws->M = st->M + C * C * ci;
   ws->Aqk = st->Aqk + C * C * ci;
   ws->Am = st->A + C * C * ci;
@@ -147,7 +150,7 @@ static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it,
 {
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
-  LA_FN(cbwd_use_chunk)(st, ci, ws, b);
+  LA_FN(cbwd_use_chunk)(st, ci, c, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
                      it->beta + t0, LA_CI_AQK | (b->X ? LA_CI_A : LA_CI_WU), ws);
   LA_FN(chunk_emu_intra)(p, c, 1, ws);
@@ -183,7 +186,7 @@ static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, p
 {
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p);
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it->s, ci, C);
-  LA_FN(cbwd_use_chunk)(st, ci, ws, b);
+  LA_FN(cbwd_use_chunk)(st, ci, c, ws, b);
   LA_FN(chunk_intra)(p, c, it->q + K * t0, it->k + K * t0, it->v + V * t0, it->g + GD * t0,
                      it->beta + t0, LA_CI_DECAYS, ws);
   LA_FN(chunk_emu_intra)(p, c, 0, ws);

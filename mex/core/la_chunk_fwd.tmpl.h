@@ -15,7 +15,10 @@
  * (docs/performance.md, "The direct form of v_new").  'Emulate' keeps the
  * WY form, since it rounds w and u where a kernel stores them; LA_WY in
  * the environment forces it (to compare the forms, and for the flop count
- * of docs/flops.md).  Both forms give the same v_new up to rounding.
+ * of docs/flops.md).  Both forms give the same v_new up to rounding.  In
+ * the direct form S is read by one GEMM for v_new and o together,
+ * S^T [KG, QG] (chunk_vnew_output_direct_cols; the slot keeps KG and QG side
+ * by side, fwd_slot).
  *
  * Two schedules (chunk_fwd_plan):
  * - per item, when the items (sequence, value head) have one chunk count
@@ -172,12 +175,16 @@ static ptrdiff_t LA_FN(chunk_fwd_ntasks)(void *ctx, ptrdiff_t win, int phase)
   return (w.i1 - w.i0) * (phase == 0 ? x->wn : x->nvb);
 }
 
-/* The slot of chunk ci of item `item` in window w. */
+/* The slot of chunk ci (c steps) of item `item` in window w; its QG right
+ * after the c columns of kw, so that the state pass reads [KG, QG] as one
+ * K x 2c block (chunk_vnew_output_direct_cols). */
 static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
-                                        ptrdiff_t item, ptrdiff_t ci)
+                                        ptrdiff_t item, ptrdiff_t ci, ptrdiff_t c)
 {
   const ptrdiff_t at = (item - w.i0) * x->wn + (ci - w.c0);
-  return LA_FN(cfwd_slot_at)(x->p, x->slots + x->slot_elems * at);
+  LA_FN(cfwd_slot) sl = LA_FN(cfwd_slot_at)(x->p, x->slots + x->slot_elems * at);
+  sl.QG = sl.kw + x->p->K * c;
+  return sl;
 }
 
 /* The elements after the chunk workspace that chunk_fwd_transform uses:
@@ -228,7 +235,7 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   const ptrdiff_t GD = la_gate_dim(p);
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
   const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it.s, ci, C);
-  const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
+  const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci, c);
   const real_t *q, *k, *g;
   LA_FN(chunk_ws) ws;
 
@@ -296,22 +303,18 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   if (w.c0 == 0) LA_FN(state_cols)(p, it.h0, S, NULL, 0, v0, v1);
   for (ci = w.c0; ci < w.c1 && ci < nc; ci++) {
     const ptrdiff_t t0 = ci * C, c = la_chunk_steps(it.s, ci, C);
-    const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci);
+    const LA_FN(cfwd_slot) sl = LA_FN(fwd_slot)(x, w, item, ci, c);
     real_t *vn = sl.vn + v0;
     const real_t *Sh = LA_FN(chunk_emu_state)(p, Sb, Srb, K * vw); /* the state read */
     if (la_poll(p, status)) return;
     if (x->aux && x->aux->h)
       memcpy((real_t *)x->aux->h + K * v0 + K * V * (hv + p->HV * (x->first[n] + ci)), Sh,
              sizeof(real_t) * (size_t)(K * vw));
-    if (x->direct && sl.QG == sl.kw + K * c) { /* a full chunk: [KG, QG] side by side */
+    if (x->direct) { /* [KG, QG] side by side (fwd_slot) */
       LA_FN(chunk_vnew_output_direct_cols)(p, vw, c, Sh, sl.kw, sl.Am, sl.Aqk, C,
                                            it.v + V * t0 + v0, V, X, vn, V, it.o + V * t0 + v0, V);
-    } else {
-      if (x->direct)
-        LA_FN(chunk_vnew_direct_cols)(K, vw, c, Sh, sl.kw, sl.Am, C, it.v + V * t0 + v0, V, X,
-                                      vn, V);
-      else
-        LA_FN(chunk_vnew_cols)(K, vw, c, Sh, sl.kw, vn, V);
+    } else { /* the WY form ('Emulate'): rounded as a kernel stores them */
+      LA_FN(chunk_vnew_cols)(K, vw, c, Sh, sl.kw, vn, V);
       LA_FN(la_emu_rows)(p, vn, vw, c, V);
       LA_FN(chunk_output_cols)(p, vw, c, Sh, sl.QG, sl.Aqk, C, vn, V, it.o + V * t0 + v0, V);
       LA_FN(la_emu_rows)(p, (real_t *)it.o + V * t0 + v0, vw, c, V);
@@ -475,7 +478,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     const ptrdiff_t extra = LA_FN(chunk_fwd_transform_size)(p);
     if (ws_elems < 0 || extra < 0 || !la_add(ws_elems, extra, &ws_elems)) ws_elems = -1;
   }
-  { /* the state pass's scratch in the direct form, S^T [KG, QG]: 2 V C */
+  { /* the state pass's scratch (the direct form's S^T [KG, QG]): 2 V C */
     ptrdiff_t scratch = 0;
     if (!la_mul4(2, p->V, p->chunk, 1, &scratch)) ws_elems = -1;
     if (ws_elems >= 0 && ws_elems < scratch) ws_elems = scratch;

@@ -14,7 +14,7 @@
 
 #define LA_CHUNK_WS(W_)                                                          \
   W_(a, K, C, 1) W_(eG, K, C, 1) W_(eGc, K, C, 1)   /* decays (la_stage_decay)   */ \
-  W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)   /* gated q, k               */ \
+  W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)   /* gated q, k (KG: see cbwd_use_chunk) */ \
   W_(XX, K, 2 * LA_SUB, 1) W_(Y, K, C, 1)  /* a block row's scaled [q, k]; k   */ \
   W_(R, 2 * LA_SUB, C, 1)  /* its [Aqk; M] rows left of it (backward: their cotangents) */ \
   W_(E, K, C, 1) W_(F, K, C, 1)   /* their factors exp(G_i - G_r), exp(G_r - G_j) */ \
@@ -48,7 +48,7 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
  * form ('Emulate') w (in kw) and u.  vn: u, then v_new formed in its place
  * (WY), or v_new (direct). */
 #define LA_CFWD_SLOT(W_)                                                           \
-  W_(kw, K, C, 1) W_(QG, K, C, 1) /* side by side: one GEMM S^T [KG, QG] */        \
+  W_(kw, K, C, 1) W_(QG, K, C, 1) /* QG moved up to kw's c columns: fwd_slot */  \
   W_(KC, K, C, 1) W_(vn, V, C, 1) W_(Aqk, C, C, 1)                                 \
   W_(Am, C, C, 1) W_(gam, K, 1, 1)
 

@@ -131,12 +131,12 @@ static void LA_FN(cbwd_state_chain)(const la_problem *p, ptrdiff_t c, const real
    * in the direct form - KG^T dX in place of - w^T dv_new: [QG, KG] Z^T */
   for (j = 0; j < V; j++)
     for (x = 0; x < K; x++) dS[x + K * j] *= gam[x];
-  if (direct && ws->KG == ws->QG + K * c) { /* a full chunk: [QG, KG] in place (chunk_ws) */
+  if (direct) { /* [QG, KG] side by side already (cbwd_use_chunk) */
     LA_GEMM('N', 'T', K, V, 2 * c, 1, ws->QG, K, b->Z, V, 1, dS, K);
     return;
   }
   memcpy(b->QGw, ws->QG, sizeof(real_t) * (size_t)(K * c));
-  memcpy(b->QGw + K * c, direct ? ws->KG : ws->w, sizeof(real_t) * (size_t)(K * c));
+  memcpy(b->QGw + K * c, ws->w, sizeof(real_t) * (size_t)(K * c));
   LA_GEMM('N', 'T', K, V, 2 * c, 1, b->QGw, K, b->Z, V, 1, dS, K);
 }
 
