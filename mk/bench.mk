@@ -9,7 +9,9 @@
 #                  (Haswell) kernels, and the time the GEMMs take inside
 #                  the chunked rows (bench_core_blas: the core built with
 #                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called,
-#                  and the forward's stages' shares of its time
+#                  and the forward's stages' shares of its time; then the
+#                  chunk's triangular solve against two blocked inverses
+#                  (mex/bench/bench_solve.c, single and double, one thread)
 #   make bench-goals  only the rows of the goals, ROUNDS rounds (default 5)
 #                  with both kernel sets: each goal's median over the
 #                  rounds, its range and the rounds met
@@ -32,11 +34,26 @@ $(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
+# bench_solve includes the core's templates of one class itself (to reach
+# its static solve), so it links the core without that class's la_*.c.
+$(BUILD)/bench_solve_s: mex/bench/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DBS_DOUBLE=0 $< $(filter-out %/la_float.c,$(CORE_SRC)) -o $@ $(LIBS)
+
+$(BUILD)/bench_solve_d: mex/bench/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DBS_DOUBLE=1 $< $(filter-out %/la_double.c,$(CORE_SRC)) -o $@ $(LIBS)
+
+$(BUILD)/bench_solve_san: mex/bench/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) -DBS_DOUBLE=0 $< $(filter-out %/la_float.c,$(CORE_SRC)) -o $@ $(LIBS)
+
 # The bench driver itself under ASan + UBSan (part of make test): one rep of
 # every chunked row of bench_core_blas, both of its tables, and the plain
 # driver's table of the two schedules (4 pairs a row, and their bits
 # compared); it reads nothing of the timings, only that each row ran, the
-# schedules agreed and the driver is clean.
+# schedules agreed and the driver is clean.  bench_solve likewise: one round
+# of a few solves, its nine rows printed, every accuracy at rounding level.
 $(BUILD)/bench_core_san: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_CFLAGS) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
@@ -46,7 +63,9 @@ $(BUILD)/bench_core_san_plain: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	$(CC) $(SAN_CFLAGS) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
 .PHONY: test-bench-sanitize
-test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain
+test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain $(BUILD)/bench_solve_san
+	@$(SAN_ENV) OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_san 1 16 > $(BUILD)/bench_solve_san.out
+	@test $$(grep -c '^| [0-9]* | .* | [0-9.]* ([0-9.-]*) | [0-9.]* | [0-9.]*e-0[7-9] |$$' $(BUILD)/bench_solve_san.out) = 9
 	@$(SAN_ENV) $(BUILD)/bench_core_san 1 64 > $(BUILD)/bench_core_san.out
 	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 sched > $(BUILD)/bench_core_san_sched.out
 	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 forms > $(BUILD)/bench_core_san_forms.out
@@ -55,14 +74,16 @@ test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain
 	@test $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san_sched.out) -gt 0
 	@test $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san_sched.out) = $$(grep -c '| same bits |$$' $(BUILD)/bench_core_san_sched.out)
 	@test $$(grep -c '^| [a-z]* chunk.* | o [0-9.e+-]*, ht [0-9.e+-]* |$$' $(BUILD)/bench_core_san_forms.out) -gt 0
-	@echo "bench_core under ASan/UBSan: $$(cat $(BUILD)/bench_core_san*.out | grep -c '^| [a-z]* chunk') table rows, the schedules the same bits, the forms compared, clean"
+	@echo "bench_core under ASan/UBSan: $$(cat $(BUILD)/bench_core_san*.out | grep -c '^| [a-z]* chunk') table rows, the schedules the same bits, the forms compared; bench_solve 9 rows at rounding level; clean"
 
 TEST_STEPS += test-bench-sanitize
 
-bench-c: deps $(BENCH_CORE) $(BENCH_CORE_BLAS)
+bench-c: deps $(BENCH_CORE) $(BENCH_CORE_BLAS) $(BUILD)/bench_solve_s $(BUILD)/bench_solve_d
 	$(BENCH_CORE) $(BENCH_REPS)
 	OPENBLAS_CORETYPE=Haswell $(BENCH_CORE) $(BENCH_REPS)
 	OPENBLAS_CORETYPE=Haswell $(BENCH_CORE_BLAS) $(BENCH_REPS)
+	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_s
+	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_d
 
 bench-deps:
 	$(call apt_ensure,python3-torch,--no-install-recommends)

@@ -19,6 +19,12 @@
  * -DLA_NO_POOL (and the flop-counting build, whose driver checks that a
  * call leaves nothing allocated) turns the pool off: every workspace is
  * malloc'd and freed by its call.
+ *
+ * Under AddressSanitizer a kept buffer would hide overruns: a call that
+ * needs less than the capacity could write past its own size unseen, and a
+ * pointer kept after the call could still read the buffer.  So the pool
+ * poisons what a call may not touch: the tail beyond the size it asked for,
+ * and the whole buffer between calls (pool_poison).
  */
 #include "la_internal.h"
 
@@ -36,6 +42,26 @@ typedef struct {
   void *buf;
   size_t cap; /* bytes */
 } la_pool_buf;
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LA_POOL_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LA_POOL_ASAN 1
+#endif
+#endif
+#ifdef LA_POOL_ASAN
+#include <sanitizer/asan_interface.h>
+/* Bytes [0, used) of b's buffer open to the call, [used, cap) poisoned. */
+static void pool_poison(const la_pool_buf *b, size_t used)
+{
+  if (!b->buf) return;
+  ASAN_UNPOISON_MEMORY_REGION(b->buf, used);
+  ASAN_POISON_MEMORY_REGION((char *)b->buf + used, b->cap - used);
+}
+#else
+static void pool_poison(const la_pool_buf *b, size_t used) { (void)b; (void)used; }
+#endif
 
 /* [0, LA_POOL_THREADS): per thread number; then the shared one, the frame */
 #define LA_POOL_SLOTS (LA_POOL_THREADS + 2)
@@ -74,11 +100,13 @@ void *la_pool_get(int held, int kind, ptrdiff_t count, size_t size)
   if (!b) return la_alloc(count, size);
   if (count < 1 || !la_bytes(count, size, &bytes)) return NULL;
   if ((size_t)bytes > b->cap) { /* grow: the old contents are not needed */
+    pool_poison(b, b->cap);
     free(b->buf);
     b->cap = 0;
     if (!(b->buf = malloc((size_t)bytes))) return NULL;
     b->cap = (size_t)bytes;
   }
+  pool_poison(b, (size_t)bytes);
   return b->buf;
 }
 
@@ -90,9 +118,12 @@ void la_pool_put(int held, int kind, void *buf)
     return;
   }
   if (b->cap > LA_POOL_KEEP) {
+    pool_poison(b, b->cap);
     free(b->buf);
     b->buf = NULL;
     b->cap = 0;
+  } else {
+    pool_poison(b, 0); /* kept: nothing of it is open until the next call */
   }
 }
 
@@ -113,6 +144,7 @@ void la_release(void)
   while (atomic_flag_test_and_set(&pool_taken)) { /* wait for the call holding it */
   }
   for (i = 0; i < LA_POOL_SLOTS; i++) {
+    pool_poison(&pool[i], pool[i].cap);
     free(pool[i].buf);
     pool[i].buf = NULL;
     pool[i].cap = 0;

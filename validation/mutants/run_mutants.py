@@ -12,8 +12,9 @@ restores the file the slot's previous mutant changed, applies this one
 the MEX when a C file changed (only the objects that depend on it), and
 runs the lab alone -- run_validation(MODE, 'failfast'), which stops at the
 first section with a failed check.  A mutant is killed when a section fails,
-the lab crashes or times out.  Survivors then get the unit tests (the C test
-and the Octave test suites) to record whether `make test` kills them.
+the lab crashes or times out.  Survivors then get the unit tests (the C test,
+alone and under ASan + UBSan, and the Octave test suites) to record whether
+`make test` kills them.
 Writes the kill matrix and the counts to --out (validation/results/
 mutants.md); survivors' reasons come from validation/mutants/survivors.tsv.
 """
@@ -167,10 +168,13 @@ def octave_tests(slot, args, log):
 
 def unit_tests(slot, args, log):
     """Which unit tests of `make test` fail with the mutant in place: test-c,
-    and run_tests when more of its tests fail than without a mutant."""
+    test-c-sanitize (the C test under ASan + UBSan: overruns of a workspace
+    that change no result), and run_tests when more of its tests fail than
+    without a mutant."""
     failed = []
-    if run(['make', '--no-print-directory', 'test-c'], slot.dir, args.lab_timeout, log) != 0:
-        failed.append('test-c')
+    for step in ('test-c', 'test-c-sanitize'):
+        if run(['make', '--no-print-directory', step], slot.dir, args.lab_timeout, log) != 0:
+            failed.append(step)
     n = octave_tests(slot, args, log)
     if n is None or n > args.base_failures:
         failed.append('run_tests')
