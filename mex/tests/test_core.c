@@ -3,7 +3,8 @@
  *
  *   build/test_core            every case
  *   build/test_core --quick    a small subset that still goes through every
- *                              code path (used under ASan + UBSan)
+ *                              code path (seconds; make test runs every case,
+ *                              plain and under ASan + UBSan)
  *
  * What is checked, case by case (one line each, PASS / FAIL):
  *   fwd      la_recurrent_fwd_d / _s against a naive double reference written
