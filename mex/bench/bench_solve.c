@@ -220,10 +220,10 @@ int main(int argc, char **argv)
       qsort(tv, (size_t)rounds, sizeof(double), cmp_dbl);
       if (v == 0) med0 = tv[rounds / 2];
       for (q = 0; q < BS_ACC; q++) {
-        const real_t *x = X + C * C * q;
+        real_t *x = X + C * C * q;
         long double emax = 0, xmax = 0;
         ptrdiff_t i, j;
-        fn[v](c, C, L + C * C * q, d + C * q, (real_t *)x, P);
+        fn[v](c, C, L + C * C * q, d + C * q, x, P);
         solve_ref(c, C, L + C * C * q, d + C * q, R);
         for (j = 0; j < c; j++)
           for (i = j; i < c; i++) {
