@@ -116,28 +116,47 @@ typedef struct {
   ptrdiff_t n;
 } LA_FN(cbwd_ring);
 
+/* One item's store of nc chunks and its chain's buffers (into chain's dS,
+ * dSr) out of buf; buf after them. */
+static real_t *LA_FN(cbwd_carve_item)(const la_problem *p, ptrdiff_t nc, real_t *buf,
+                                      LA_FN(cbwd_store) *st, LA_FN(cbwd_ws) *chain)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  {
+    LA_FN(cbwd_store) *w = st;
+    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
+  }
+  {
+    LA_FN(cbwd_ws) *w = chain;
+    LA_WS_CARVE_ALL(LA_CBWD_CHAIN, buf);
+  }
+  return buf;
+}
+
+/* One pair of chunk workspace and gradient buffers out of buf, its chain
+ * buffers those of chain; buf after them. */
+static real_t *LA_FN(cbwd_carve_pair)(const la_problem *p, real_t *buf, const LA_FN(cbwd_ws) *chain,
+                                      LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *w)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  LA_FN(chunk_ws_carve)(p, &buf, ws);
+  LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
+  w->dW = w->dQG + K * C;
+  w->dS = chain->dS;
+  w->dSr = chain->dSr;
+  return buf;
+}
+
 /* The store of nc chunks, the chain's buffers and the ring's n pairs out
  * of buf; buf after them. */
 static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
                                  LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
 {
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  LA_FN(cbwd_ws) chain, *w = &chain;
+  LA_FN(cbwd_ws) chain;
   ptrdiff_t r;
-  {
-    LA_FN(cbwd_store) *w = st;
-    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
-  }
-  LA_WS_CARVE_ALL(LA_CBWD_CHAIN, buf);
+  buf = LA_FN(cbwd_carve_item)(p, nc, buf, st, &chain);
   ring->n = n;
-  for (r = 0; r < n; r++) {
-    w = &ring->b[r];
-    LA_FN(chunk_ws_carve)(p, &buf, &ring->ws[r]);
-    LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
-    w->dW = w->dQG + K * C;
-    w->dS = chain.dS;
-    w->dSr = chain.dSr;
-  }
+  for (r = 0; r < n; r++) buf = LA_FN(cbwd_carve_pair)(p, buf, &chain, &ring->ws[r], &ring->b[r]);
   return buf;
 }
 
@@ -234,6 +253,12 @@ typedef struct {
   ptrdiff_t ring;              /* pairs per item: LA_BWD_RING when pipelined, else 1 */
   int direct;                  /* the direct form of v_new (la_direct_form) */
   const ptrdiff_t *first;      /* with io->aux: number of each sequence's first chunk */
+  /* the schedule by chains (chunk_bwd_chain_task), else NULL: */
+  la_chains *chains;           /* the items, each a chain of 2 nc steps */
+  real_t *stores;              /* a window's items' stores and chain buffers */
+  ptrdiff_t item_elems;        /* elements of one item's in stores */
+  ptrdiff_t ipb, nc;           /* items per window; chunks of every item */
+  int workers;                 /* tasks of a window, each a worker */
 } LA_FN(chunk_bwd_ctx);
 
 /* One item.  Each sweep is, per chunk, a part of its own and a part of the
@@ -316,13 +341,118 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
   LA_FN(chunk_bwd_item_tasks)(ctx, n, hv, buf, status);
 }
 
+/* The schedule by chains (when every item has the same nc >= 1 chunks and
+ * the items divide among the threads, as the forward's schedule per item):
+ * each item is a chain of 2 nc steps, the forward sweep's chunks 0 .. nc-1
+ * and then the reverse sweep's nc-1 .. 0, and its store and chain buffers
+ * are in the window's shared buffer, so that any worker can run its next
+ * step (la_chains.c).  A worker keeps one pair of chunk workspaces in its
+ * own buffer (ws), and the aux's keep after it.  Step s of item: the same
+ * calls in the same order as chunk_bwd_item_tasks with one pair, so the
+ * same bits. */
+static void LA_FN(chunk_bwd_chain_step)(const LA_FN(chunk_bwd_ctx) *x, ptrdiff_t w0,
+                                        ptrdiff_t item, ptrdiff_t s, real_t *buf)
+{
+  const la_problem *p = x->p;
+  const ptrdiff_t n = item / p->HV, hv = item % p->HV, nc = x->nc;
+  const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, x->f, x->io, n, hv);
+  LA_FN(cbwd_store) st;
+  LA_FN(cbwd_ws) chain, b;
+  LA_FN(chunk_ws) ws;
+  LA_FN(cbwd_aux_at) at;
+  real_t *keep;
+  LA_FN(cbwd_carve_item)(p, nc, x->stores + x->item_elems * (item - w0), &st, &chain);
+  st.direct = x->direct;
+  keep = LA_FN(cbwd_carve_pair)(p, buf, &chain, &ws, &b);
+  if (s < nc) { /* the forward sweep */
+    if (s == 0) LA_FN(la_state_load)(p, it.h0, st.h);
+    LA_STAGE(LA_ST_B_FWD_LOCAL, LA_FN(cbwd_fwd_local)(p, &it, s, &st, &ws, &b));
+    LA_STAGE(LA_ST_B_FWD_CHAIN, LA_FN(cbwd_fwd_chain)(p, &it, s, &st, &ws, &b));
+    return;
+  }
+  s = 2 * nc - 1 - s; /* the reverse sweep's chunk */
+  memset(&at, 0, sizeof at);
+  if (x->io->aux) {
+    at.aux = x->io->aux;
+    at.hv = hv;
+    at.keep = keep;
+    at.tg = la_off_beta(p, it.s, hv) + s * p->chunk;
+    at.nci = x->first ? x->first[n] + s : 0;
+  }
+  if (s == nc - 1) LA_FN(la_state_load)(p, it.dht, b.dS);
+  LA_STAGE(LA_ST_B_REV_PRE, LA_FN(cbwd_rev_pre)(p, &it, s, &st, &ws, &b));
+  LA_STAGE(LA_ST_B_REV_CHAIN, LA_FN(cbwd_rev_chain)(p, &it, s, &ws, &b));
+  LA_FN(cbwd_rev_post)(p, &it, s, &st, &ws, &b, at.aux ? &at : NULL);
+  if (s == 0) LA_FN(la_state_store)(p, b.dS, it.dh0);
+}
+
+static ptrdiff_t LA_FN(chunk_bwd_chain_ntasks)(void *ctx, ptrdiff_t win, int phase)
+{
+  (void)win;
+  return phase == 0 ? ((const LA_FN(chunk_bwd_ctx) *)ctx)->workers : 0;
+}
+
+/* Worker `task` of window win: steps of the window's chains until none is
+ * left that no other worker runs. */
+static void LA_FN(chunk_bwd_chain_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
+                                        real_t *ws, int *status)
+{
+  const LA_FN(chunk_bwd_ctx) *x = (const LA_FN(chunk_bwd_ctx) *)ctx;
+  const ptrdiff_t i0 = win * x->ipb, items = x->p->N * x->p->HV;
+  const ptrdiff_t i1 = i0 + x->ipb < items ? i0 + x->ipb : items;
+  ptrdiff_t item = -1, s;
+  (void)phase;
+  while ((s = la_chains_next(x->chains, i0, i1, (int)task, &item)) >= 0) {
+    if (la_poll(x->p, status)) return; /* the chain stays taken: nobody runs it on */
+    LA_FN(chunk_bwd_chain_step)(x, i0, item, s, ws);
+  }
+}
+
+/* Run the backward by chains if it applies (see chunk_bwd_chain_step):
+ * 1 and *rc set if it ran, 0 if the items' schedule must run instead (the
+ * items of different chunk counts, not dividing among the threads, a call
+ * small enough for one thread, LA_BWD_ITEMS in the environment, or no
+ * memory for it). */
+static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int *rc)
+{
+  const la_problem *p = x->p;
+  const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
+  const ptrdiff_t store = LA_FN(cbwd_store_size)(p, x->maxnc), chain = LA_FN(cbwd_chain_size)(p, 0);
+  const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0);
+  ptrdiff_t n, ws_elems, total, bytes;
+  la_chains chains = {0};
+  int pooled;
+  if (th < 2 || items % th != 0 || la_small_call(p) || getenv("LA_BWD_ITEMS")) return 0;
+  for (n = 0; n < p->N; n++)
+    if (la_chunks(la_seq_of(p, n).len, p->chunk) != x->maxnc || x->maxnc < 1) return 0;
+  x->nc = x->maxnc;
+  x->workers = (int)th;
+  x->ipb = items < 2 * th ? items : 2 * th; /* two items per worker at once */
+  if (store < 0 || chain < 0 || pair < 0 || !la_add(store, chain, &x->item_elems) ||
+      !la_mul(x->item_elems, x->ipb, &total) || !la_bytes(total, sizeof(real_t), &bytes) ||
+      !la_add(pair, keep, &ws_elems) || !la_workspace_ok(1, bytes))
+    return 0;
+  if (!la_chains_init(&chains, items, 2 * x->nc, x->ipb, x->workers)) return 0;
+  pooled = la_pool_enter();
+  x->stores = la_pool_get(pooled, LA_POOL_SHARED, total, sizeof(real_t));
+  if (x->stores) {
+    x->chains = &chains;
+    *rc = LA_FN(la_for_phases)(p, ws_elems, bytes, (items + x->ipb - 1) / x->ipb,
+                               LA_FN(chunk_bwd_chain_ntasks), LA_FN(chunk_bwd_chain_task), x);
+    la_pool_put(pooled, LA_POOL_SHARED, x->stores);
+  }
+  la_pool_leave(pooled);
+  la_chains_free(&chains);
+  return x->stores != NULL;
+}
+
 int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
 {
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
   LA_FN(la_bwd_frame) f;
   LA_FN(chunk_bwd_ctx) x;
-  ptrdiff_t n, ws_elems, *first = NULL, nfirst, keep;
+  ptrdiff_t n, ws_elems, *first = NULL, nfirst, keep = 0;
   int rc;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
@@ -365,7 +495,10 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   x.f = &f;
   x.io = io;
   x.first = first;
-  rc = LA_FN(la_for_items)(p, ws_elems, 0, LA_FN(chunk_bwd_item), &x);
+  x.chains = NULL;
+  x.stores = NULL;
+  if (x.ring > 1 || !LA_FN(chunk_bwd_chains)(&x, io->aux ? keep : 0, &rc))
+    rc = LA_FN(la_for_items)(p, ws_elems, 0, LA_FN(chunk_bwd_item), &x);
   free(first);
   rc = LA_FN(la_bwd_end)(p, io, &f, rc);
   if (rc == LA_OK && p->emulate) { /* the gradients, stored in the input's format */

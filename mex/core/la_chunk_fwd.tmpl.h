@@ -22,14 +22,18 @@
  *
  * Two schedules (chunk_fwd_plan):
  * - per item, when the items (sequence, value head) have one chunk count
- *   and divide evenly among the threads (H = 4 on two): each task runs one
- *   item's chunks in order, each chunk's intra-chunk work into the item's
- *   slot and at once its state step, while the slot is in the core's own
- *   cache.  No barrier inside a window, nothing crosses between cores:
- *   2-5 % faster than the phases in paired runs, up to 23 % when the host
- *   is busy.  The phases would run whole value columns here too (nvb = 1),
- *   so the BLAS calls and the bits are the same (docs/performance.md, "One
- *   task per item").
+ *   and divide evenly among the threads (H = 4 on two): an item's chunks
+ *   run in order, each chunk's intra-chunk work into the item's slot and at
+ *   once its state step, while the slot is in the core's own cache.  No
+ *   barrier inside a window: 2-5 % faster than the phases in paired runs,
+ *   up to 23 % when the host is busy.  The phases would run whole value
+ *   columns here too (nvb = 1), so the BLAS calls and the bits are the same
+ *   (docs/performance.md, "One task per item").  Each item is a chain of
+ *   chunks (la_chains.c): a window's tasks are its workers, each running
+ *   its own two items side by side, and a worker with none left carries on
+ *   an item another has not got to, so a slower core does not keep the
+ *   other waiting at the end (docs/performance.md, "Chains shared between
+ *   the threads").
  * - in two phases (la_for_phases) otherwise: only the last three lines
  *   carry the state, so the intra-chunk phase of every chunk of a window
  *   runs in parallel over (item, chunk) and keeps what the state pass reads
@@ -146,10 +150,13 @@ typedef struct {
   int pooled;                  /* this call holds the pool (la_pool_enter) */
   int fuse;                    /* transforms chunk by chunk (chunk_fwd_transform) */
   int per_item;                /* the schedule per item (chunk_fwd_item), not phases */
+  int workers;                 /* per item: the tasks of a window, each a worker */
+  la_chains *chains;           /* per item: the items as chains of chunks (la_chains.c) */
   int direct;                  /* v_new = A (v - KG S), not u - w S (chunk_fwd_plan) */
   /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
    * nvb: blocks of value columns in the state pass (per item: wn = ncb = 1,
-   * nvb = 1, and a window's tasks are its items, each over all its chunks) */
+   * nvb = 1, and a window's tasks are its workers, which share its items'
+   * chunks through chains) */
 } LA_FN(chunk_fwd_ctx);
 
 /* The chunks [c0, c1) of window win, its items [i0, i1). */
@@ -171,7 +178,7 @@ static ptrdiff_t LA_FN(chunk_fwd_ntasks)(void *ctx, ptrdiff_t win, int phase)
 {
   const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
   const la_fwd_window w = LA_FN(fwd_window)(x, win);
-  if (x->per_item) return phase == 0 ? w.i1 - w.i0 : 0;
+  if (x->per_item) return phase == 0 ? x->workers : 0;
   return (w.i1 - w.i0) * (phase == 0 ? x->wn : x->nvb);
 }
 
@@ -328,27 +335,23 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   if (w.c0 < nc ? w.c1 >= nc : w.c0 == 0) LA_FN(state_cols)(p, NULL, S, it.ht, 1, v0, v1);
 }
 
-/* The schedule per item: item's chunks in order, each one's intra-chunk
- * work into the item's slot (a window of one chunk: wn = 1) and then its
- * state step over all V columns. */
+/* The schedule per item: chunk ci of item, its intra-chunk work into the
+ * item's slot (a window of one chunk: wn = 1) and then its state step over
+ * all V columns; an item of no steps has one step that passes the state,
+ * h0 to ht.  The items' chunks go to the window's workers through chains
+ * (la_chains.c), each item's in order. */
 static void LA_FN(chunk_fwd_item)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
-                                  ptrdiff_t item, real_t *ws, int *status)
+                                  ptrdiff_t item, ptrdiff_t ci, real_t *ws, int *status)
 {
   const la_problem *p = x->p;
-  const ptrdiff_t nc = la_chunks(la_seq_of(p, item / p->HV).len, p->chunk);
-  ptrdiff_t ci;
-  if (nc == 0) { /* no steps: the state only passes, h0 to ht */
-    w.c0 = 0;
-    w.c1 = 1;
+  w.c0 = ci;
+  w.c1 = ci + 1;
+  if (la_chunks(la_seq_of(p, item / p->HV).len, p->chunk) == 0) {
     LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, ws, status);
+    return;
   }
-  for (ci = 0; ci < nc; ci++) {
-    if (la_poll(p, status)) return;
-    w.c0 = ci;
-    w.c1 = ci + 1;
-    LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, item, ci, ws, status));
-    LA_STAGE(LA_ST_STATE, LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, ws, status));
-  }
+  LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, item, ci, ws, status));
+  LA_STAGE(LA_ST_STATE, LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, ws, status));
 }
 
 static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
@@ -357,7 +360,11 @@ static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t
   const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
   const la_fwd_window w = LA_FN(fwd_window)(x, win);
   if (x->per_item) {
-    LA_FN(chunk_fwd_item)(x, w, w.i0 + task, ws, status);
+    ptrdiff_t item = -1, ci;
+    while ((ci = la_chains_next(x->chains, w.i0, w.i1, (int)task, &item)) >= 0) {
+      if (la_poll(x->p, status)) return; /* the chain stays taken: nobody runs it on */
+      LA_FN(chunk_fwd_item)(x, w, item, ci, ws, status);
+    }
   } else if (phase == 0) {
     if (la_poll(x->p, status)) return;
     LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn,
@@ -410,6 +417,7 @@ static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int unifo
     const ptrdiff_t fit = LA_FWD_STORE / E / threads * threads;
     x->ipb = fit > threads ? fit : threads;
     x->wn = 1;
+    x->workers = (int)threads;
   } else if (x->items <= LA_FWD_STORE / E) {
     x->ipb = x->items;
     x->wn = LA_FWD_STORE / E / x->items;
@@ -456,6 +464,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   const la_problem *p = &pc;
   LA_FN(la_prep) pp;
   LA_FN(chunk_fwd_ctx) x;
+  la_chains chains = {0};
   ptrdiff_t *first, nfirst, n, maxnc = 1, bytes, ws_elems = LA_FN(chunk_ws_size)(p, 0);
   int rc, uniform = 1;
 
@@ -484,8 +493,11 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     if (ws_elems >= 0 && ws_elems < scratch) ws_elems = scratch;
   }
   if (rc == LA_OK && (ws_elems < 0 || !LA_FN(chunk_fwd_plan)(p, maxnc, uniform, &x) ||
-                      !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))
+                      !LA_FN(chunk_fwd_alloc)(p, &x, &bytes) ||
+                      (x.per_item && /* maxnc >= 1: an item of no steps has one */
+                       !la_chains_init(&chains, x.items, maxnc, x.ipb, x.workers))))
     rc = LA_ENOMEM;
+  x.chains = &chains;
   if (rc == LA_OK) {
     x.p = p;
     x.pp = &pp;
@@ -497,6 +509,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   }
   if (x.slots) la_pool_put(x.pooled, LA_POOL_SHARED, x.slots);
   la_pool_leave(x.pooled);
+  la_chains_free(&chains);
   LA_FN(la_prep_free)(&pp);
   free(first);
   return rc;

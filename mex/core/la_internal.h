@@ -227,6 +227,25 @@ la_spread *la_spread_begin(int nthreads);
 void la_spread_note(la_spread *sp);
 void la_spread_end(la_spread *sp);
 
+/* Chains of steps shared among the workers of a parallel region
+ * (la_chains.c): chain i's steps 0, 1, ... run in order, one at a time, on
+ * whichever worker la_chains_next hands them to.  Worker t first owns the
+ * chains i with (i mod block) mod workers = t and runs two of them side by
+ * side; with none left it takes over an idle chain of another.  Results do
+ * not depend on the schedule: a step computes the same on any thread. */
+typedef struct {
+  ptrdiff_t n, steps;     /* chains; steps of each */
+  ptrdiff_t *next;        /* the next step of each chain */
+  int *owner, *busy;      /* its worker; 1 while a worker runs a step of it */
+} la_chains;
+/* 0 if out of memory (then nothing to free). */
+int la_chains_init(la_chains *c, ptrdiff_t n, ptrdiff_t steps, ptrdiff_t block, int workers);
+void la_chains_free(la_chains *c);
+/* Worker t's next step among chains [lo, hi), after the step of chain *cur
+ * it has just run (-1 at first): the step's number, its chain in *cur; -1
+ * when no step is left that no other worker is running. */
+ptrdiff_t la_chains_next(la_chains *c, ptrdiff_t lo, ptrdiff_t hi, int t, ptrdiff_t *cur);
+
 /* Whether `items` work items, each needing `bytes_per_thread` of workspace
  * on the threads that run them (at most one per item), fit in the memory
  * available now.  Entry points answer LA_ENOMEM otherwise: with overcommit a

@@ -1866,6 +1866,124 @@ static void test_even_part(void)
          bad);
 }
 
+/* ---- chains of steps shared among workers (la_chains.c) -------------------------
+ * The forward's schedule per item hands each item's chunks out through
+ * la_chains_next.  Whatever the workers' speeds: every step of every chain
+ * exactly once and in order, never two workers on one chain, a worker's
+ * first steps on chains it owns and alternating between its two, and a
+ * worker with none left taking over the idle chain with most steps left. */
+typedef struct {
+  ptrdiff_t got[8];   /* steps handed out per chain */
+  int bad, steals;    /* out of order or twice; steps run on another's chain */
+} chains_log;
+
+static void chains_took(la_chains *ch, chains_log *lg, int t, ptrdiff_t cur, ptrdiff_t step,
+                        int first_owner)
+{
+  if (cur < 0 || cur >= ch->n || step != lg->got[cur] || !ch->busy[cur] || ch->owner[cur] != t)
+    lg->bad++;
+  else lg->got[cur]++;
+  if (first_owner != t) lg->steals++;
+}
+
+/* One thread plays two workers, worker 1 taking a step for every `ratio`
+ * of worker 0. */
+static void chains_serial(ptrdiff_t n, ptrdiff_t steps, int ratio, chains_log *lg, int *lead_ok,
+                          ptrdiff_t *done0)
+{
+  la_chains ch;
+  ptrdiff_t cur[2] = {-1, -1}, s;
+  int live[2] = {1, 1}, k = 0, t;
+  memset(lg, 0, sizeof *lg);
+  *lead_ok = 1;
+  *done0 = 0;
+  if (!la_chains_init(&ch, n, steps, n, 2)) {
+    lg->bad = -1;
+    return;
+  }
+  while (live[0] || live[1]) {
+    t = (k++ % (ratio + 1)) < ratio ? 0 : 1;
+    if (!live[t]) t = 1 - t;
+    s = la_chains_next(&ch, 0, n, t, &cur[t]);
+    if (s < 0) {
+      live[t] = 0;
+      continue;
+    }
+    chains_took(&ch, lg, t, cur[t], s, (int)(cur[t] % 2)); /* first owner: i mod 2 */
+    if (cur[t] == cur[1 - t]) lg->bad++; /* the other worker still runs that chain */
+    if (t == 0) (*done0)++;
+    { /* a worker's two own chains with steps keep within LA_CHAIN_LEAD + 1 */
+      ptrdiff_t i, r[2], m = 0;
+      for (i = 0; i < n && m < 2; i++)
+        if (ch.owner[i] == t && (ch.next[i] < steps || i == cur[t])) r[m++] = steps - ch.next[i];
+      if (m == 2 && (r[0] - r[1] > 5 || r[1] - r[0] > 5) && lg->steals == 0) *lead_ok = 0;
+    }
+  }
+  la_chains_free(&ch);
+}
+
+static void test_chains(void)
+{
+  chains_log lg;
+  ptrdiff_t i, done0;
+  int lead_ok, whole = 1;
+  /* equal speeds: nothing changes hands, each worker alternates its two */
+  chains_serial(4, 32, 1, &lg, &lead_ok, &done0);
+  for (i = 0; i < 4; i++) whole = whole && lg.got[i] == 32;
+  report(lg.bad == 0 && whole && lg.steals == 0 && lead_ok && done0 == 64,
+         "sched la_chains, 4 chains of 32 steps, 2 workers at one speed: every step once, in "
+         "order, on its owner (%d wrong, %d taken over); each worker's two chains within 5 steps",
+         lg.bad, lg.steals);
+  /* worker 0 three times as fast: it takes over worker 1's idle chain */
+  chains_serial(4, 32, 3, &lg, &lead_ok, &done0);
+  whole = 1;
+  for (i = 0; i < 4; i++) whole = whole && lg.got[i] == 32;
+  report(lg.bad == 0 && whole && lg.steals > 0 && lead_ok && done0 > 64 && done0 < 100,
+         "sched la_chains, worker 0 three times as fast: every step once, in order (%d wrong); "
+         "%d steps on a chain taken over, worker 0 ran %td of 128 (64-100)",
+         lg.bad, lg.steals, done0);
+  /* an item of no chunks is a chain of one step; one worker runs all */
+  chains_serial(3, 1, 1000000, &lg, &lead_ok, &done0);
+  report(lg.bad == 0 && lg.got[0] == 1 && lg.got[1] == 1 && lg.got[2] == 1 && done0 == 3,
+         "sched la_chains, 3 chains of 1 step, worker 1 never comes: worker 0 runs all 3 "
+         "(%d wrong)", lg.bad);
+#ifdef _OPENMP
+  { /* two threads, thread 1 slowed: the same, under a real race */
+    la_chains ch;
+    chains_log tl;
+    int ok = la_chains_init(&ch, 4, 200, 4, 2), holder[4] = {-1, -1, -1, -1};
+    memset(&tl, 0, sizeof tl);
+#pragma omp parallel num_threads(2) if (ok)
+    {
+      const int t = omp_get_thread_num();
+      ptrdiff_t cur = -1, s;
+      volatile double sink = 0;
+      for (;;) {
+        int j;
+        if (cur >= 0) { /* let go of it before la_chains_next can hand it on */
+#pragma omp critical(test_chains)
+          holder[cur] = -1;
+        }
+        if ((s = la_chains_next(&ch, 0, 4, t, &cur)) < 0) break;
+#pragma omp critical(test_chains)
+        {
+          chains_took(&ch, &tl, t, cur, s, (int)(cur % 2));
+          if (holder[cur] >= 0) tl.bad++; /* two threads on one chain */
+          holder[cur] = t;
+        }
+        for (j = 0; j < (t ? 40000 : 10000); j++) sink += j; /* a step's work */
+      }
+    }
+    whole = ok;
+    for (i = 0; i < 4; i++) whole = whole && tl.got[i] == 200;
+    report(whole && tl.bad == 0 && tl.steals > 0,
+           "sched la_chains on 2 threads, thread 1 slower: every step once, in order (%d "
+           "wrong), %d steps on a chain taken over", tl.bad, tl.steals);
+    if (ok) la_chains_free(&ch);
+  }
+#endif
+}
+
 /* ---- the chunked forward's two schedules (la_chunk_fwd.tmpl.h) -----------------
  * Items of one chunk count, four or eight, on two threads run per item
  * (each item's chunks in order, intra-chunk work then state step);
@@ -1891,8 +2009,33 @@ static void sched_case(const tcfg *c)
         free(o[k]);
         free(ht[k]);
       }
+      { /* the backward: by chains = item by item (LA_BWD_ITEMS) */
+        tgrad G[2];
+        int same = 1, i;
+        for (k = 0; k < 2; k++) {
+          if (k) setenv("LA_BWD_ITEMS", "1", 1);
+          rc[k] = core_bwd(&p, &P, &P.in, dbl, 1, 3, &G[k]);
+          unsetenv("LA_BWD_ITEMS");
+        }
+        for (i = 0; i < NGRAD; i++)
+          same = same && (!grad_exists(&P, i) ||
+                          same_bits(grad_at(&G[0], i), grad_at(&G[1], i), grad_len(&P, i)));
+        report(rc[0] == LA_OK && rc[1] == LA_OK && same,
+               "sched %-28s chunk_bwd_%s%s by chains = item by item, bit for bit", c->name,
+               cls(dbl), emu ? " bf16" : "");
+        if (!emu) { /* 'Intermediates' by chains: the same gradients, each chunk's aux */
+          char what[160] = "";
+          const double ra = chunk_bwd_aux_check(&P, dbl, &G[0], what, sizeof what);
+          report(ra <= (dbl ? TOL_D : TOL_S),
+                 "sched %-28s chunk_bwd_%s by chains, intermediates: %s", c->name, cls(dbl),
+                 what);
+        }
+        free_grad(&G[0]);
+        free_grad(&G[1]);
+      }
     }
   for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, &P, 1, 0, dbl);
+  for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, &P, 1, 1, dbl);
   free_problem(&P);
 }
 
@@ -2343,6 +2486,7 @@ int main(int argc, char **argv)
   test_spread();
   test_pipe();
   test_even_part();
+  test_chains();
   test_sched();
   la_release(); /* nothing left for the leak checker */
 
