@@ -9,7 +9,11 @@ function [rows, figs] = lab_reference (mode, figdir)
   %    C = 64 (short last chunk, four sub-blocks of 16), gates from 0 down to
   %    -30 per step and channel, an initial state; and every option at once
   %    (GVA with HV = 2H, CuSeqlens, StateLayout VK, UseQKL2Norm,
-  %    GateInKernel, BetaSigmoid with AllowNegEigval, Scale);
+  %    GateInKernel, BetaSigmoid with AllowNegEigval, Scale); and a third
+  %    large enough to run on every thread (above the core's one-thread
+  %    size, 2^18 state elements times steps) with heads that divide among
+  %    the threads, so that the chunked forward and backward run their
+  %    items as chains shared between the threads (docs/performance.md);
   %  - the chunked backward at C = 64 against the recurrent backward (double)
   %    on both problems, and against central differences on the first;
   %  - the lab's own tools can fail: fd_check rejects a planted gradient
@@ -21,7 +25,7 @@ function [rows, figs] = lab_reference (mode, figdir)
   % both modes).
   rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
   for op = {'kda', 'gdn'}
-    for ip = 1:2
+    for ip = 1:3
       [P, label] = hard_problem (op{1}, ip);
       rows = [rows, forward_rows(P, label)];
       rows = [rows, backward_rows(P, label)];
@@ -33,8 +37,13 @@ function [rows, figs] = lab_reference (mode, figdir)
 end
 
 function [P, label] = hard_problem (op, which)
-  % which 1: strong gates, K ~= V, T = 150, C = 64; 2: every option
-  if (which == 1)
+  % which 1: strong gates, K ~= V, T = 150, C = 64; 2: every option;
+  % 3: on every thread, H = 4, T = 330 (a short last chunk)
+  if (which == 3)
+    P = rand_problem (op, 'K', 32, 'V', 32, 'T', 330, 'H', 4, 'InitialState', true, ...
+                      'Seed', 78);
+    label = sprintf ('%s threads H=4 K=V=32 T=330 C=64', op);
+  elseif (which == 1)
     P = rand_problem (op, 'K', 20, 'V', 12, 'T', 150, 'InitialState', true, 'Seed', 71);
     P.g = -30 * rand (size (P.g)) .^ 3;     % from 0 to -30, all strengths
     label = sprintf ('%s strong gates K=20 V=12 T=150 C=64', op);
