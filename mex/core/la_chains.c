@@ -1,19 +1,20 @@
 /* la_chains.c -- chains of steps shared among the threads of a parallel
- * region (see la_internal.h): the schedule per item of the chunked
- * forward, where each item (sequence, value head) is a chain of chunks that
- * must run in order, one at a time, on any thread.
+ * region (see la_internal.h): the chunked forward's schedule per item and
+ * the chunked backward by chains, where each item (sequence, value head) is
+ * a chain of steps (chunks; in the backward both sweeps') that must run in
+ * order, one at a time, on any thread.
  *
  * Why: with as many items per thread as H = 4 on two threads gives, each
  * thread used to run its two items whole.  On a shared machine one core
  * often runs slower than the other for a whole call, and the faster thread
  * then waited at the end of the region (docs/performance.md, "Chains shared
  * between the threads").  Here each worker advances its own two lowest
- * chains side by side, switching between them when one is LA_CHAIN_LEAD
- * steps behind the other, so that both stay about as long; a worker with no
- * chain of its own left takes over a chain no thread is running, the one
- * with the most steps left.  What a step computes does not depend on the
- * thread that runs it, so the results are the same bits whatever the
- * schedule. */
+ * chains side by side, switching to the other when it has fallen
+ * LA_CHAIN_LEAD steps behind the one it runs, so that both keep about as
+ * many steps left; a worker with no chain of its own left takes over a
+ * chain no thread is running, the one with the most steps left.  What a
+ * step computes does not depend on the thread that runs it, so the results
+ * are the same bits whatever the schedule. */
 #include "la_internal.h"
 
 /* Steps a chain may lead the other of its worker's pair before the worker
