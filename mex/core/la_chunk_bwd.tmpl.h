@@ -419,7 +419,7 @@ static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int 
   const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
   const ptrdiff_t store = LA_FN(cbwd_store_size)(p, x->maxnc), chain = LA_FN(cbwd_chain_size)(p, 0);
   const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0);
-  ptrdiff_t n, ws_elems, total, bytes;
+  ptrdiff_t n, ws_elems, total, all = 0;
   la_chains chains = {0};
   int pooled;
   if (th < 2 || items % th != 0 || la_small_call(p) || getenv("LA_BWD_ITEMS")) return 0;
@@ -428,16 +428,19 @@ static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int 
   x->nc = x->maxnc;
   x->workers = (int)th;
   x->ipb = items < 2 * th ? items : 2 * th; /* two items per worker at once */
+  /* the window's stores and every worker's pair must fit now; else the
+   * items' schedule, which holds one store per thread, may still run */
   if (store < 0 || chain < 0 || pair < 0 || !la_add(store, chain, &x->item_elems) ||
-      !la_mul(x->item_elems, x->ipb, &total) || !la_bytes(total, sizeof(real_t), &bytes) ||
-      !la_add(pair, keep, &ws_elems) || !la_workspace_ok(1, bytes))
+      !la_mul(x->item_elems, x->ipb, &total) || !la_add(pair, keep, &ws_elems) ||
+      !la_mul(ws_elems, th, &all) || !la_add(all, total, &all) ||
+      !la_bytes(all, sizeof(real_t), &all) || !la_workspace_ok(1, all))
     return 0;
   if (!la_chains_init(&chains, items, 2 * x->nc, x->ipb, x->workers)) return 0;
   pooled = la_pool_enter();
   x->stores = la_pool_get(pooled, LA_POOL_SHARED, total, sizeof(real_t));
   if (x->stores) {
     x->chains = &chains;
-    *rc = LA_FN(la_for_phases)(p, ws_elems, bytes, (items + x->ipb - 1) / x->ipb,
+    *rc = LA_FN(la_for_phases)(p, ws_elems, 0, (items + x->ipb - 1) / x->ipb,
                                LA_FN(chunk_bwd_chain_ntasks), LA_FN(chunk_bwd_chain_task), x);
     la_pool_put(pooled, LA_POOL_SHARED, x->stores);
   }
