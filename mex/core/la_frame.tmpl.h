@@ -138,9 +138,9 @@ static int LA_FN(la_bwd_end)(const la_problem *p, const la_bwd_io *io, LA_FN(la_
     LA_FN(la_l2norm_bwd)(p->K, ncol, f->pp.k, f->pp.rk, dk, par);
   }
   if (status == LA_OK && p->gate_in_kernel)
-    LA_FN(la_gate_bwd)(p, (const real_t *)io->g, (const real_t *)io->A_log,
-                       (const real_t *)io->dt_bias, f->pp.g, (real_t *)io->dg,
-                       (real_t *)io->dA_log, (real_t *)io->ddt_bias);
+    status = LA_FN(la_gate_bwd)(p, (const real_t *)io->g, (const real_t *)io->A_log,
+                                (const real_t *)io->dt_bias, f->pp.g, (real_t *)io->dg,
+                                (real_t *)io->dA_log, (real_t *)io->ddt_bias);
   if (status == LA_OK && p->beta_sigmoid)
     LA_FN(la_beta_bwd)(p, p->T * p->HV * p->B, (const real_t *)io->beta, (real_t *)io->dbeta);
   LA_FN(la_prep_free)(&f->pp);

@@ -58,14 +58,17 @@ static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real
 
 /* Backward: dg holds dL/dg_used on entry and dL/dg (raw) on return; writes
  * dA_log (HV; not when A_log is NULL) and ddt_bias (GD x HV).  gu: g_used
- * of the forward. */
-static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real_t *al,
-                               const real_t *db, const real_t *gu, real_t *dg, real_t *dal,
-                               real_t *ddb)
+ * of the forward.  LA_ENOMEM if the block partials (GD per head) cannot be
+ * had: never the less accurate unblocked sums instead. */
+static int LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real_t *al,
+                              const real_t *db, const real_t *gu, real_t *dg, real_t *dal,
+                              real_t *ddb)
 {
   const ptrdiff_t GD = la_gate_dim(p);
   const real_t lb = (real_t)p->lower_bound;
-  ptrdiff_t hv;
+  ptrdiff_t hv, nblk = 0;
+  real_t *blks;
+  if (!la_mul(GD, p->HV, &nblk) || !(blks = la_alloc(nblk, sizeof(real_t)))) return LA_ENOMEM;
 #pragma omp parallel for schedule(static) if (!la_small_call(p))
   for (hv = 0; hv < p->HV; hv++) {
     const real_t A = al ? LA_EXP(al[hv]) : 1;
@@ -73,10 +76,9 @@ static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real
     real_t *sb = ddb + GD * hv;     /* totals of ddt_bias                */
     ptrdiff_t b, t, i, cnt = 0;
     const real_t *dbh = db ? db + GD * hv : NULL;
-    real_t *blk = la_alloc(GD, sizeof(real_t)); /* NULL: unblocked sums */
-    real_t *acc = blk ? blk : sb;
+    real_t *blk = blks + GD * hv;   /* block partials of ddt_bias         */
     for (i = 0; i < GD; i++) sb[i] = 0;
-    for (i = 0; blk && i < GD; i++) blk[i] = 0;
+    for (i = 0; i < GD; i++) blk[i] = 0;
     for (b = 0; b < p->B; b++)
       for (t = 0; t < p->T; t++) {
         const ptrdiff_t o = GD * (t + p->T * (hv + p->HV * b));
@@ -87,7 +89,7 @@ static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real
             const real_t ds = lb * LA_FN(la_sigmoid)(A * x) * LA_FN(la_sigmoid)(-A * x);
             const real_t dx = d * ds * A;
             dg[o + i] = dx;
-            acc[i] += dx;
+            blk[i] += dx;
             bA += dx * x;
           }
         } else {
@@ -96,18 +98,19 @@ static void LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real
             const real_t x = gr[o + i] + (dbh ? dbh[i] : 0), d = dg[o + i];
             const real_t dx = d * (-A * LA_FN(la_sigmoid)(x));
             dg[o + i] = dx;
-            acc[i] += dx;
+            blk[i] += dx;
             bA += d * gu[o + i];
           }
         }
         if (++cnt == LA_RED_BLOCK) {
-          for (i = 0; blk && i < GD; i++) { sb[i] += blk[i]; blk[i] = 0; }
+          for (i = 0; i < GD; i++) { sb[i] += blk[i]; blk[i] = 0; }
           sA += bA; bA = 0; cnt = 0;
         }
       }
-    for (i = 0; blk && i < GD; i++) sb[i] += blk[i];
+    for (i = 0; i < GD; i++) sb[i] += blk[i];
     sA += bA;
     if (al && dal) dal[hv] = sA;
-    free(blk);
   }
+  free(blks);
+  return LA_OK;
 }
