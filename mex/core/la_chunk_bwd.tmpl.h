@@ -10,7 +10,10 @@
  * dS (reverse sweep) pass from chunk to chunk; the rest of each chunk's work
  * is its own, and when some thread has no item of its own it takes those
  * parts of another item's chunks (chunk_bwd_item: a ring of chunk
- * workspaces and OpenMP tasks).
+ * workspaces and OpenMP tasks).  When the items divide among the threads
+ * and share one chunk count, each item is instead a chain of steps (its
+ * chunks in both sweeps) that any thread may carry on (chunk_bwd_chains,
+ * la_chains.c); LA_BWD_ITEMS in the environment forces item by item.
  *
  * 'Emulate' (docs/emulation.md): the forward sweep stores h, Aqk, A, w,
  * v_new rounded as the forward does; the reverse sweep rounds the recomputed
@@ -261,6 +264,23 @@ typedef struct {
   int workers;                 /* tasks of a window, each a worker */
 } LA_FN(chunk_bwd_ctx);
 
+/* Where chunk ci of item (n, hv) puts its intermediates: aux NULL without
+ * io->aux; keep: the 2 C x C past the carved workspace (cbwd_wy). */
+static LA_FN(cbwd_aux_at) LA_FN(cbwd_aux_of)(const LA_FN(chunk_bwd_ctx) *x,
+                                             const LA_FN(la_item) *it, ptrdiff_t n,
+                                             ptrdiff_t hv, ptrdiff_t ci, real_t *keep)
+{
+  LA_FN(cbwd_aux_at) at;
+  memset(&at, 0, sizeof at);
+  if (!x->io->aux) return at;
+  at.aux = x->io->aux;
+  at.hv = hv;
+  at.keep = keep;
+  at.tg = la_off_beta(x->p, it->s, hv) + ci * x->p->chunk;
+  at.nci = x->first ? x->first[n] + ci : 0;
+  return at;
+}
+
 /* One item.  Each sweep is, per chunk, a part of its own and a part of the
  * chain that carries the state (forward) or its gradient (reverse; there
  * the chunk's own work comes before and after the chain).  With a ring of
@@ -287,14 +307,8 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
   ptrdiff_t ci;
 
   (void)pair; (void)chain; (void)defer; /* without OpenMP tasks */
-  memset(&at, 0, sizeof at);
   keep = LA_FN(cbwd_carve)(p, x->maxnc, nr, buf, &st, &ring);
   st.direct = x->direct;
-  if (x->io->aux) { /* keep: the 2 C x C past the carved workspace */
-    at.aux = x->io->aux;
-    at.hv = hv;
-    at.keep = keep;
-  }
   LA_FN(la_state_load)(p, it.h0, st.h);
   for (ci = 0; ci < nc; ci++) {
     LA_FN(chunk_ws) *ws = &ring.ws[ci % nr];
@@ -313,8 +327,7 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
   for (ci = nc - 1; ci >= 0; ci--) {
     LA_FN(chunk_ws) *ws = &ring.ws[ci % nr];
     LA_FN(cbwd_ws) *b = &ring.b[ci % nr];
-    at.tg = la_off_beta(p, it.s, hv) + ci * p->chunk;
-    at.nci = x->first ? x->first[n] + ci : 0;
+    at = LA_FN(cbwd_aux_of)(x, &it, n, hv, ci, keep);
     LA_OMP(task if (defer) default(shared) firstprivate(ci, ws, b) depend(inout : pair[ci % nr]))
     if (!la_stopped(status))
       LA_STAGE(LA_ST_B_REV_PRE, LA_FN(cbwd_rev_pre)(p, &it, ci, &st, ws, b));
@@ -371,14 +384,7 @@ static void LA_FN(chunk_bwd_chain_step)(const LA_FN(chunk_bwd_ctx) *x, ptrdiff_t
     return;
   }
   s = 2 * nc - 1 - s; /* the reverse sweep's chunk */
-  memset(&at, 0, sizeof at);
-  if (x->io->aux) {
-    at.aux = x->io->aux;
-    at.hv = hv;
-    at.keep = keep;
-    at.tg = la_off_beta(p, it.s, hv) + s * p->chunk;
-    at.nci = x->first ? x->first[n] + s : 0;
-  }
+  at = LA_FN(cbwd_aux_of)(x, &it, n, hv, s, keep);
   if (s == nc - 1) LA_FN(la_state_load)(p, it.dht, b.dS);
   LA_STAGE(LA_ST_B_REV_PRE, LA_FN(cbwd_rev_pre)(p, &it, s, &st, &ws, &b));
   LA_STAGE(LA_ST_B_REV_CHAIN, LA_FN(cbwd_rev_chain)(p, &it, s, &ws, &b));
@@ -424,7 +430,7 @@ static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int 
   int pooled;
   if (th < 2 || items % th != 0 || la_small_call(p) || getenv("LA_BWD_ITEMS")) return 0;
   for (n = 0; n < p->N; n++)
-    if (la_chunks(la_seq_of(p, n).len, p->chunk) != x->maxnc || x->maxnc < 1) return 0;
+    if (la_chunks(la_seq_of(p, n).len, p->chunk) != x->maxnc) return 0; /* maxnc >= 1 */
   x->nc = x->maxnc;
   x->workers = (int)th;
   x->ipb = items < 2 * th ? items : 2 * th; /* two items per worker at once */
