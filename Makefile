@@ -49,15 +49,16 @@ GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
 all: build
 
 # $(call apt_ensure,PACKAGES,APT-OPTIONS): apt-get install those of PACKAGES
-# that dpkg does not know (as root, or through sudo).
+# that dpkg does not know (as root, or through sudo), waiting for another
+# apt-get that holds the lock rather than failing.
 define apt_ensure
 	@missing=""; for p in $(1); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "make $@: installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(2) $$missing >/dev/null || exit 1; \
+	  $$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq $(2) $$missing >/dev/null || exit 1; \
 	fi
 endef
 
