@@ -80,7 +80,8 @@ typedef struct la_problem {
 
 /* Why la_problem_check refused a problem: an error identifier (without the
  * "kda:"/"gdn:" prefix: "badShape", "badCuSeqlens", "badOption",
- * "outOfMemory") and a message naming the field and the values. */
+ * "outOfMemory") and a message naming the la_problem field, written
+ * `like_this` (a caller may name it in its own terms), and the values. */
 typedef struct la_check {
   const char *id;
   char text[256];

@@ -12,7 +12,7 @@
 #ifndef LA_MEX_MEM_H
 #define LA_MEX_MEM_H
 
-#include "la_mex_args.h"
+#include "la_mex_base.h"
 
 /* Add `what`, d0 x d1 x d2 x d3 elements of elem bytes, to *total (bytes). */
 void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t d0, ptrdiff_t d1,

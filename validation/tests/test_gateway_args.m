@@ -256,7 +256,7 @@ end
 
 % ---- the option table ---------------------------------------------------------------
 %!test
-%! assert (fieldnames (opts), {'name'; 'kind'; 'default'; 'functions'; 'description'});
+%! assert (fieldnames (opts), {'name'; 'kind'; 'default'; 'choices'; 'functions'; 'description'});
 %! names = {opts.name};
 %! assert (numel (unique (lower (names))), numel (names));
 %! for want = {'Scale', 'InitialState', 'CuSeqlens', 'ChunkSize', 'UseQKL2Norm', ...
