@@ -269,8 +269,12 @@ static void parse_struct(la_call *c, const mxArray *s, int argno)
 void la_parse_options(la_call *c, int nargs, const mxArray *args[], int argno0)
 {
   int a, i;
-  for (i = 0; i < la_noptions; i++) /* every row: the core reads them all */
-    take_default(c, &la_options[i]);
+  /* every row's default (the core reads every field), the function's own
+   * rows last: where two rows store into one field, its own decides */
+  for (i = 0; i < la_noptions; i++)
+    if (!(la_options[i].funcs & c->fbit)) take_default(c, &la_options[i]);
+  for (i = 0; i < la_noptions; i++)
+    if (la_options[i].funcs & c->fbit) take_default(c, &la_options[i]);
   for (a = 0; a < nargs; a += 2) {
     char s[64], shown[48], dims[64];
     size_t n;

@@ -226,6 +226,59 @@ end
 %!   assert (isempty (strfind (err.message, 'PyTorch')));
 %! end
 
+% ---- messages in the user's terms -------------------------------------------------------
+%!test
+%! % every message starts with the public function's name (never la_mex's),
+%! % whichever door the call came through (the decode path's own MEX too)
+%! calls = {@() kda_chunk (q, k, v, g, b, 'Scale', -1), 'kda_chunk: ';
+%!          @() gdn_chunk_bwd (q, k, v, g, b, v, []), 'gdn_chunk_bwd: ';
+%!          @() kda_state_map (q, k, v, g, b, 'Nope', 1), 'kda_state_map: ';
+%!          @() kda_recurrent (q, k, v, g, b, 'ChunkSize', 0), 'kda_recurrent: ';
+%!          @() gdn_recurrent (q, k, v, gg, b, 'SafeGate', true), 'gdn_recurrent: '};
+%! for i = 1:rows (calls)
+%!   try
+%!     calls{i, 1} ();
+%!     error ('no error');
+%!   catch err
+%!     assert (strncmp (err.message, calls{i, 2}, numel (calls{i, 2})), err.message);
+%!     assert (isempty (strfind (err.message, 'la_mex')), err.message);
+%!   end
+%! end
+%! % the core's ranges come back in option names
+%! try
+%!   gdn_recurrent (q, k, v, gg, b, 'SafeGate', true);
+%! catch err
+%!   assert (err.message, "gdn_recurrent: 'SafeGate' needs 'LowerBound'");
+%! end
+%!error <must be a positive integer scalar, got a 1x1 char$> kda_chunk (q, k, v, g, b, 'ChunkSize', 'a')
+%!error <must be a positive integer scalar, got 2.5$> kda_chunk (q, k, v, g, b, 'ChunkSize', 2.5)
+%!test
+%! % a V x K state suggests the other StateLayout, and the reverse
+%! S0 = randn (4, 3, 2);
+%! try
+%!   kda_chunk (q, k, v, g, b, 'InitialState', permute (S0, [2 1 3]));
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'kda:badShape');
+%!   assert (~isempty (strfind (err.message, "pass 'StateLayout', 'VK'")), err.message);
+%! end
+%! try
+%!   kda_chunk_bwd (q, k, v, g, b, v, S0, 'StateLayout', 'VK');
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'kda:badShape');
+%!   assert (~isempty (strfind (err.message, "pass 'StateLayout', 'KV'")), err.message);
+%! end
+%! % FLA's [N, HV, K, V] state as stored: the permute that fixes it
+%! try
+%!   kda_recurrent (q, k, v, g, b, 'InitialState', permute (S0, [4 3 1 2]));
+%!   error ('no error');
+%! catch err
+%!   assert (~isempty (strfind (err.message, 'permute (S, [3 4 2 1])')), err.message);
+%! end
+%! assert (kda_recurrent (q, k, v, g, b, 'InitialState', permute (permute (S0, [4 3 1 2]), [3 4 2 1])), ...
+%!         kda_recurrent (q, k, v, g, b, 'InitialState', S0));
+
 % ---- the positiveGate warning -------------------------------------------------------
 %!test
 %! state = warning ('query', 'kda:positiveGate');
@@ -235,6 +288,7 @@ end
 %! [~, id] = lastwarn ();
 %! assert (id, 'kda:positiveGate');
 %! assert (numel (strfind (txt, 'positive entries')), 1);   % once per call
+%! assert (~isempty (strfind (txt, 'warning: kda_chunk: the gate g')));
 %! % silenced by its identifier
 %! warning ('off', 'kda:positiveGate');
 %! lastwarn ('');

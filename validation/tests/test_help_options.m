@@ -82,8 +82,9 @@
 %! % the table answers: Scale is an option of the eight paths; a choice
 %! % lists its values and its default is one of them
 %! rows = table_rows ();
-%! assert (any (strcmp ({rows.name}, 'Scale')));
-%! assert (numel (rows(1).functions), 8);
+%! scale = rows(strcmp ({rows.name}, 'Scale'));
+%! assert (numel (scale), 1);
+%! assert (numel (scale.functions), 8);
 %! for r = rows(strcmp ({rows.kind}, 'choice'))'
 %!   assert (numel (r.choices) >= 2);
 %!   assert (any (strcmp (r.default, strcat ("'", r.choices, "'"))));
