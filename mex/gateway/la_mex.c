@@ -26,6 +26,7 @@
 #include "la_mex_intr.h"
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
+#include "la_mex_watch.h"
 #include "la_options.h"
 
 #include <stddef.h>
@@ -238,23 +239,26 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   out[0] = like(c, c->v, 0);
-  if (want_state) out[1] = state_array(c);
+  if (want_state || c->chunked) out[1] = state_array(c); /* the chunked: for stateGrowth */
   if (want_aux) out[2] = make_aux(c, k_fwd_aux, NFIELDS(k_fwd_aux), &aux, NC);
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
   io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
   io.gk = c->gk; io.gv = c->gv;
   io.o = mxGetData(out[0]);
-  io.ht = want_state ? mxGetData(out[1]) : NULL;
+  io.ht = out[1] ? mxGetData(out[1]) : NULL;
+  la_watch_begin(c);
   if (c->chunked)
     rc = c->dbl ? la_chunk_fwd_d(&c->p, &io, want_aux ? &aux : NULL)
                 : la_chunk_fwd_s(&c->p, &io, want_aux ? &aux : NULL);
   else
     rc = c->dbl ? la_recurrent_fwd_d(&c->p, &io) : la_recurrent_fwd_s(&c->p, &io);
+  la_watch_end(c);
   if (rc) {
     destroy_all(out, 3);
     fail_status(c, rc);
   }
+  if (c->chunked || c->p.T >= LA_GROWTH_MIN_STEPS) la_warn_state_growth(c, io.ht);
   if (c->chunked && !want_aux && nlhs > 2) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
   for (i = 0; i < 3; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
@@ -333,10 +337,12 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.gk = c->gk; io.gv = c->gv;
   io.dgk = c->gk_arr && !c->chunked ? mxGetData(out[8]) : NULL;
   io.dgv = c->gv_arr && !c->chunked ? mxGetData(out[9]) : NULL;
+  la_watch_begin(c);
   if (c->chunked)
     rc = c->dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);
   else
     rc = c->dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
+  la_watch_end(c);
   if (rc) {
     destroy_all(out, 10);
     fail_status(c, rc);

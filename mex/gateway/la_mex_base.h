@@ -52,6 +52,10 @@ typedef struct la_call {
   const void *gk, *gv;                           /* converted, or NULL */
   int intermediates;   /* option 'Intermediates'                       */
   int verbose;         /* option 'Verbose'                             */
+  struct la_watch {    /* its clock (la_mex_watch.c)                    */
+    double start, next;
+    int printed;
+  } watch;
   mxArray *emulate_copy[LA_EMULATE_COPIES];      /* 'Emulate', or NULL */
   int emulate_double;  /* 'Emulate' on double inputs: outputs to double */
 } la_call;

@@ -30,7 +30,8 @@ const la_option la_options[] = {
      .desc = "chunk size (chunked), checkpoint interval (recurrent backward); no effect in the "
              "recurrent forward"},
     {.name = "UseQKL2Norm", .kind = LA_KIND_FLAG, .funcs = LA_F_ALL, IN_PROBLEM(qk_l2norm),
-     .desc = "divide every q_t and k_t by its 2-norm over K first"},
+     .desc = "divide every q_t and k_t by its 2-norm over K first (unnormalised keys can make the "
+             "state grow: warning stateGrowth)"},
     {.name = "L2NormEps", .kind = LA_KIND_NONNEG, .funcs = LA_F_ALL, IN_PROBLEM(l2norm_eps),
      .desc = "'UseQKL2Norm' divides by sqrt(sum x^2 + eps) (FLA: 1e-6); finite and >= 0"},
     {.name = "GateInKernel", .kind = LA_KIND_FLAG, .funcs = LA_F_ALL, IN_PROBLEM(gate_in_kernel),
@@ -63,6 +64,8 @@ const la_option la_options[] = {
              "only"},
     {.name = "Intermediates", .kind = LA_KIND_FLAG, .funcs = LA_F_CHUNK, IN_CALL(intermediates),
      .desc = "return the per-chunk quantities of the derivation (or their gradients) in aux"},
+    {.name = "Verbose", .kind = LA_KIND_FLAG, .funcs = LA_F_CHUNK, IN_CALL(verbose),
+     .desc = "print a progress line each second of a call that runs a second or more"},
     {.name = "Emulate", .kind = LA_KIND_CHOICE, .funcs = LA_F_CHUNK, .choices = k_formats,
      IN_PROBLEM(emulate),
      .desc = "'bf16' or 'fp16': round inputs and stored intermediates to that format, work in "

@@ -279,6 +279,52 @@ end
 %! assert (kda_recurrent (q, k, v, g, b, 'InitialState', permute (permute (S0, [4 3 1 2]), [3 4 2 1])), ...
 %!         kda_recurrent (q, k, v, g, b, 'InitialState', S0));
 
+% ---- 'Verbose' and the stateGrowth warning ----------------------------------------------
+%!test
+%! % a short call prints nothing; a call of more than a second prints its
+%! % progress and its end, both in the function's name
+%! assert (evalc ('kda_chunk (q, k, v, g, b, ''Verbose'', true);'), '');
+%! randn ('seed', 3);
+%! [K, T, H] = deal (128, 8192, 4);
+%! Q = randn (K, T, H); Kk = randn (K, T, H); Vv = randn (K, T, H);
+%! G = -rand (K, T, H); B = rand (T, H);
+%! t0 = tic ();
+%! txt = evalc ('kda_chunk_bwd (Q, Kk, Vv, G, B, Vv, [], ''UseQKL2Norm'', true, ''Verbose'', true);');
+%! took = toc (t0);
+%! if (took >= 1.2)
+%!   assert (~isempty (regexp (txt, 'kda_chunk_bwd: running, 1\.\d s \(T = 8192', 'once')), txt);
+%!   assert (~isempty (regexp (txt, 'kda_chunk_bwd: done in \d+\.\d s', 'once')), txt);
+%! end
+%! assert (isempty (txt) || took >= 0.9, txt);   % no line before a second
+%!test
+%! % unnormalised keys: the state leaves every contractive bound; once per call
+%! randn ('seed', 5);
+%! [K, T] = deal (16, 512);
+%! Q = randn (K, T, 2); Kk = randn (K, T, 2); Vv = randn (K, T, 2);
+%! G = -0.01 * rand (K, T, 2); B = ones (T, 2);
+%! for f = {@kda_chunk, @(varargin) kda_recurrent (varargin{:}), @gdn_chunk}
+%!   gate = G;
+%!   if (strncmp (func2str (f{1}), 'gdn', 3))
+%!     gate = squeeze (G(1, :, :));
+%!   end
+%!   lastwarn ('');
+%!   txt = evalc ('[~, ~] = f{1} (Q, Kk, Vv, gate, B);');
+%!   [msg, id] = lastwarn ();
+%!   assert (any (strcmp (id, {'kda:stateGrowth', 'gdn:stateGrowth'})), id);
+%!   assert (numel (strfind (txt, 'grew to norm')), 1);
+%!   assert (~isempty (strfind (msg, "'UseQKL2Norm', true")));
+%!   lastwarn ('');
+%!   [~, ~] = f{1} (Q, Kk, Vv, gate, B, 'UseQKL2Norm', true);
+%!   [~, id] = lastwarn ();
+%!   assert (isempty (id), id);
+%! end
+%! % silenced by its identifier
+%! warning ('off', 'kda:stateGrowth', 'local');
+%! lastwarn ('');
+%! kda_chunk (Q, Kk, Vv, G, B);
+%! [~, id] = lastwarn ();
+%! assert (isempty (id));
+
 % ---- the positiveGate warning -------------------------------------------------------
 %!test
 %! state = warning ('query', 'kda:positiveGate');
