@@ -162,8 +162,9 @@ typedef struct la_chunk_bwd_aux {
 } la_chunk_bwd_aux;
 
 /* Bytes of memory available to this process now: MemAvailable, capped by
- * the room left under a cgroup limit (v2 or v1), free physical pages where
- * neither can be read; -1 if unknown.  The core's workspace guard uses it;
+ * the room left under a cgroup limit (v2 or v1) and in the address space
+ * under RLIMIT_AS (ulimit -v), free physical pages where none can be read;
+ * -1 if unknown.  The core's workspace guard uses it;
  * callers size their own outputs against it. */
 ptrdiff_t la_mem_available(void);
 

@@ -43,16 +43,13 @@ static mxArray *new_array(const la_call *c, ptrdiff_t d0, ptrdiff_t d1, ptrdiff_
 {
   mwSize d[4];
   d[0] = (mwSize)d0; d[1] = (mwSize)d1; d[2] = (mwSize)d2; d[3] = (mwSize)d3;
-  return zero ? mxCreateNumericArray(4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL)
-              : mxCreateUninitNumericArray(4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL);
+  return la_mx_numeric(c, 4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, zero);
 }
 
 static mxArray *like(const la_call *c, const mxArray *a, int zero)
 {
-  const mwSize cls = c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS;
-  return zero ? mxCreateNumericArray(mxGetNumberOfDimensions(a), mxGetDimensions(a), cls, mxREAL)
-              : mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
-                                           (mwSize *)mxGetDimensions(a), cls, mxREAL);
+  return la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a),
+                       c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, zero);
 }
 
 static size_t elem(const la_call *c) { return c->dbl ? sizeof(double) : sizeof(float); }

@@ -190,7 +190,7 @@ static void convert_cu(la_call *c, const mxArray *a)
     a = as_double;
   }
   x = mxGetPr(a);
-  cu = (int64_t *)mxMalloc(n * sizeof(int64_t)); /* n <= numel: no overflow */
+  cu = (int64_t *)la_mx_malloc(c, n * sizeof(int64_t)); /* n <= numel: no overflow */
   for (i = 0; i < n; i++) {
     /* 0x1p62: far past any T, and exactly convertible */
     if (!(x[i] == floor(x[i]) && fabs(x[i]) < 0x1p62))
@@ -412,12 +412,12 @@ static const void *as_working(const la_call *c, const mxArray *a)
   if (mxIsDouble(a) == (c->dbl != 0)) return mxGetData(a);
   if (c->dbl) {
     const float *s = (const float *)mxGetData(a);
-    double *d = (double *)mxMalloc((n ? n : 1) * sizeof(double));
+    double *d = (double *)la_mx_malloc(c, (n ? n : 1) * sizeof(double));
     for (i = 0; i < n; i++) d[i] = s[i];
     return d;
   } else {
     const double *s = (const double *)mxGetData(a);
-    float *d = (float *)mxMalloc((n ? n : 1) * sizeof(float));
+    float *d = (float *)la_mx_malloc(c, (n ? n : 1) * sizeof(float));
     for (i = 0; i < n; i++) d[i] = (float)s[i];
     return d;
   }

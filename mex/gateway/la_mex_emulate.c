@@ -4,6 +4,7 @@
  * float entry points whatever the input class.
  */
 #include "la_mex_emulate.h"
+#include "la_mex_mem.h"
 #include "../core/la_round.h"
 
 #include <string.h>
@@ -12,8 +13,7 @@
 static mxArray *rounded_copy(const la_call *c, const mxArray *a)
 {
   const size_t n = mxGetNumberOfElements(a);
-  mxArray *r = mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
-                                          (mwSize *)mxGetDimensions(a), mxSINGLE_CLASS, mxREAL);
+  mxArray *r = la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a), mxSINGLE_CLASS, 0);
   float *d = (float *)mxGetData(r);
   size_t i;
   if (mxIsDouble(a)) {
@@ -39,19 +39,19 @@ void la_emulate_inputs(la_call *c)
   c->dbl = 0;
 }
 
-static mxArray *as_double(mxArray *a)
+static mxArray *as_double(const la_call *c, mxArray *a)
 {
   mxArray *d;
   size_t n, i;
   int f;
   if (mxIsStruct(a)) {
     for (f = 0; f < mxGetNumberOfFields(a); f++)
-      mxSetFieldByNumber(a, 0, f, as_double(mxGetFieldByNumber(a, 0, f)));
+      mxSetFieldByNumber(a, 0, f, as_double(c, mxGetFieldByNumber(a, 0, f)));
     return a;
   }
   if (!mxIsSingle(a)) return a;
   n = mxGetNumberOfElements(a);
-  d = mxCreateNumericArray(mxGetNumberOfDimensions(a), mxGetDimensions(a), mxDOUBLE_CLASS, mxREAL);
+  d = la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a), mxDOUBLE_CLASS, 0);
   for (i = 0; i < n; i++) mxGetPr(d)[i] = ((const float *)mxGetData(a))[i];
   mxDestroyArray(a);
   return d;
@@ -65,5 +65,5 @@ void la_emulate_outputs(la_call *c, int nlhs, mxArray *plhs[])
   memset(c->emulate_copy, 0, sizeof c->emulate_copy);
   if (!c->emulate_double) return;
   for (i = 0; i < (nlhs > 0 ? nlhs : 1); i++)
-    if (plhs[i]) plhs[i] = as_double(plhs[i]);
+    if (plhs[i]) plhs[i] = as_double(c, plhs[i]);
 }

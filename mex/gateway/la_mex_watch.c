@@ -107,11 +107,14 @@ void la_warn_state_growth(const la_call *c, const void *S)
         bound += fabs(beta_used(p, elt(c, beta, bt))) * kn * norm2(c, v, p->V * bt, p->V);
       }
       if (!(got <= LA_GROWTH_FACTOR * bound) && got != 0) { /* NaN too */
-        la_warn(c, "stateGrowth", "the state of sequence %td, head %td grew to norm %.3g, past "
+        char norm[48];
+        if (isfinite(got)) snprintf(norm, sizeof norm, "grew to norm %.3g", got);
+        else snprintf(norm, sizeof norm, "is not finite");
+        la_warn(c, "stateGrowth", "the state of sequence %td, head %td %s, past "
                 "%g times the %.3g that a contractive recurrence reaches from these inputs "
                 "(gates g <= 0 and beta ||k||^2 in [0, 2]); with unnormalised keys pass "
                 "'UseQKL2Norm', true; the results lose precision as the state grows",
-                n + 1, hv + 1, got, LA_GROWTH_FACTOR, bound);
+                n + 1, hv + 1, norm, LA_GROWTH_FACTOR, bound);
         return; /* once per call */
       }
     }
