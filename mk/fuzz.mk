@@ -2,7 +2,8 @@
 #   make fuzz-quick      about a minute of fuzz cases (part of `make test`)
 #   make fuzz            10,000 cases (FUZZ_SEED, FUZZ_COUNT, FUZZ_TIME to change)
 #   make valgrind        valid and invalid calls under valgrind, a MEX built for it
-#   make test-interrupt  SIGINT during a long call: kda:interrupted within 1 s
+#   make test-interrupt  SIGINT early, middle and late into each public call:
+#                        <family>:interrupted within half a second
 # Reproducers of failing cases go to build/fuzz*/repro_SEED_I.m.
 
 FUZZ_SEED  ?= $(shell date +%s)

@@ -71,9 +71,11 @@ typedef struct la_problem {
                                    interval (recurrent backward); 0 means
                                    LA_DEFAULT_CHUNK (la_problem_check)     */
   /* Polled once per chunk (chunk paths), per checkpoint segment (recurrent
-   * backward) and every 4096 steps of the recurrent forward, from any
-   * thread, so it must be thread-safe; a nonzero answer stops the call
-   * promptly: everything is freed, LA_EINTR.  NULL: never interrupted. */
+   * backward), every few steps of the recurrent forward (about 4M state
+   * elements apart) and between blocks of the set-up loops (L2 norm,
+   * copies, zero fills), from any thread, so it must be thread-safe; a
+   * nonzero answer stops the call promptly: everything is freed, LA_EINTR.
+   * NULL: never interrupted. */
   int (*interrupted)(void *ctx);
   void *interrupt_ctx;
 } la_problem;

@@ -78,10 +78,22 @@ static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k,
   }
   buf = (real_t *)pp->own;
   LA_WS_CARVE_ALL(LA_PREP_WS, buf);
-  if (l2) {
+  if (l2) { /* in blocks of columns, polling between them */
     const int par = !la_small_call(p); /* as the call's own loops */
-    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)q, pp->own_q, pp->rq, par);
-    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)k, pp->own_k, pp->rk, par);
+    const ptrdiff_t K = p->K, block = LA_POLL_ELEMS / K + 1;
+    int status = LA_OK;
+    ptrdiff_t m, n;
+    for (m = 0; m < ncol; m += block) {
+      if (la_poll(p, &status)) {
+        LA_FN(la_prep_free)(pp);
+        return status;
+      }
+      n = ncol - m < block ? ncol - m : block;
+      LA_FN(la_l2norm_fwd)(K, n, p->l2norm_eps, (const real_t *)q + K * m, pp->own_q + K * m,
+                           pp->rq + m, par);
+      LA_FN(la_l2norm_fwd)(K, n, p->l2norm_eps, (const real_t *)k + K * m, pp->own_k + K * m,
+                           pp->rk + m, par);
+    }
     pp->q = pp->own_q;
     pp->k = pp->own_k;
   }
