@@ -28,6 +28,8 @@
 #include "la_stage_state.tmpl.h"      /* v_new, state passing               */
 #include "la_stage_output.tmpl.h"     /* output                             */
 #include "la_cond.tmpl.h"             /* cond_1(I + A_raw) of a chunk        */
+#include "la_emu.tmpl.h"              /* 'Emulate' in the chunked drivers    */
+#include "la_aux.tmpl.h"              /* the chunked drivers' intermediates  */
 #include "la_chunk_fwd.tmpl.h"        /* chunked forward driver             */
 #include "la_chunk_bwd.tmpl.h"        /* chunked backward driver            */
 #include "la_state_map.tmpl.h"        /* a segment's affine state map       */

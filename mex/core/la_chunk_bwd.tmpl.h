@@ -44,69 +44,6 @@ static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, ptr
   ws->u = b->vnew = st->vn + V * C * ci;
 }
 
-/* 'Emulate': the state stage reads dh rounded while the carried dh stays
- * single.  Before the stage (after = 0) keep dh in b->dSr and round b->dS;
- * after it (after = 1) add back the part the rounding took from the
- * carried term, gamma .* (dh - round(dh)). */
-static void LA_FN(cbwd_emu_dh)(const la_problem *p, ptrdiff_t c, const LA_FN(chunk_ws) *ws,
-                               LA_FN(cbwd_ws) *b, int after)
-{
-  const ptrdiff_t K = p->K, KV = p->K * p->V;
-  const real_t *gam = ws->eG + K * (c - 1);
-  ptrdiff_t i;
-  if (!p->emulate) return;
-  if (!after) {
-    memcpy(b->dSr, b->dS, sizeof(real_t) * (size_t)KV);
-    LA_FN(la_emu)(p, b->dS, KV);
-    return;
-  }
-  for (i = 0; i < KV; i++) {
-    real_t r = b->dSr[i];
-    LA_FN(la_emu)(p, &r, 1);
-    b->dS[i] += gam[i % K] * (b->dSr[i] - r);
-  }
-}
-
-/* Where one chunk's backward intermediates go: the aux, the chunk's first
- * global step tg (la_chunk_aux layouts) and number nci, and keep (dA and
- * dA_raw of cbwd_wy, 2 C x C). */
-typedef struct {
-  const la_chunk_bwd_aux *aux;
-  ptrdiff_t tg, nci, hv;
-  real_t *keep;
-} LA_FN(cbwd_aux_at);
-
-/* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
- * S: the state entering the chunk; dg: the chunk's finished gate gradient;
- * b->dS is already that of the state entering the chunk.  dw = -dv_new S^T
- * (39), which only the WY form forms for itself (b->dW). */
-static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(cbwd_aux_at) *at,
-                                  const LA_FN(cbwd_ws) *b, const real_t *S, const real_t *dg)
-{
-  const la_chunk_bwd_aux *aux = at->aux;
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p), tg = at->tg;
-  const size_t vbytes = sizeof(real_t) * (size_t)(V * c);
-  ptrdiff_t i, x;
-  if (aux->dh)
-    memcpy((real_t *)aux->dh + K * V * (at->hv + p->HV * at->nci), b->dS,
-           sizeof(real_t) * (size_t)(K * V));
-  if (aux->dv_new) memcpy((real_t *)aux->dv_new + V * tg, b->dvn, vbytes);
-  if (aux->du) memcpy((real_t *)aux->du + V * tg, b->dvn, vbytes); /* (39) */
-  if (aux->dw && b->X)
-    LA_GEMM('N', 'N', K, c, V, -1, S, K, b->dvn, V, 0, (real_t *)aux->dw + K * tg, K);
-  else if (aux->dw)
-    memcpy((real_t *)aux->dw + K * tg, b->dW, sizeof(real_t) * (size_t)(K * c));
-  if (aux->dAqk) LA_FN(aux_rows)(b->dAqk, C, c, (real_t *)aux->dAqk + C * tg);
-  if (aux->dA) LA_FN(aux_rows)(at->keep, C, c, (real_t *)aux->dA + C * tg);
-  if (aux->dA_raw) LA_FN(aux_rows)(at->keep + C * C, C, c, (real_t *)aux->dA_raw + C * tg);
-  if (aux->dG) { /* dg_t = sum_{i >= t} dG_i  <=>  dG_i = dg_i - dg_{i+1} */
-    real_t *dG = (real_t *)aux->dG + GD * tg;
-    for (i = 0; i < c; i++)
-      for (x = 0; x < GD; x++)
-        dG[x + GD * i] = i + 1 < c ? dg[x + GD * i] - dg[x + GD * (i + 1)] : dg[x + GD * i];
-  }
-}
-
 /* The ring of chunk workspaces of one item (la_chunk_bwd's pipelining):
  * n pairs (ws, b) of which chunk ci uses pair ci % n; all of them point
  * at the item's one chain buffers b->dS, b->dSr (LA_CBWD_CHAIN).  n = 1:
