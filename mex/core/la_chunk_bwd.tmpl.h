@@ -13,7 +13,7 @@
  * workspaces and OpenMP tasks).  When the items divide among the threads
  * and share one chunk count, each item is instead a chain of steps (its
  * chunks in both sweeps) that any thread may carry on (chunk_bwd_chains,
- * la_chains.c); LA_BWD_ITEMS in the environment forces item by item.
+ * la_chains.c); the tuning's bwd_items forces item by item.
  *
  * 'Emulate' (docs/emulation.md): the forward sweep stores h, Aqk, A, w,
  * v_new rounded as the forward does; the reverse sweep rounds the recomputed
@@ -354,7 +354,7 @@ static void LA_FN(chunk_bwd_chain_task)(void *ctx, ptrdiff_t win, int phase, ptr
 /* Run the backward by chains if it applies (see chunk_bwd_chain_step):
  * 1 and *rc set if it ran, 0 if the items' schedule must run instead (the
  * items of different chunk counts, not dividing among the threads, a call
- * small enough for one thread, LA_BWD_ITEMS in the environment, or no
+ * small enough for one thread, the tuning's bwd_items, or no
  * memory for it). */
 static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int *rc)
 {
@@ -365,7 +365,7 @@ static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int 
   ptrdiff_t n, ws_elems, total, all = 0;
   la_chains chains = {0};
   int pooled;
-  if (th < 2 || items % th != 0 || la_small_call(p) || getenv("LA_BWD_ITEMS")) return 0;
+  if (th < 2 || items % th != 0 || la_small_call(p) || la_get_tuning().bwd_items) return 0;
   for (n = 0; n < p->N; n++)
     if (la_chunks(la_seq_of(p, n).len, p->chunk) != x->maxnc) return 0; /* maxnc >= 1 */
   x->nc = x->maxnc;

@@ -1,61 +1,31 @@
 /*
  * la_chunk_fwd.tmpl.h -- template: the driver of the chunked forward
  * (docs/chunk_forward.md).  Per (sequence, value head), chunk after chunk:
- *   intra-chunk:  decays, A_raw, Aqk, A              (la_stage_intra)
- *   v_new = A (v - KG S)                             (la_stage_state)
- *   o     = scale (exp(G) .* q) S + Aqk v_new        (la_stage_output)
- *   S     = Diag(exp(G_last)) S + (exp(G_last - G) .* k)^T v_new   (la_stage_state)
- * and, when asked, the chunk's intermediates into aux (w = A KG and u = A v
- * formed for them only).
+ *   intra-chunk:  G, A_raw, A, Aqk    (21), (24)-(26), (29)  la_stage_intra
+ *   v_new = A (v - KG S)              (28)                   la_stage_state
+ *   o     = s QG S + Aqk v_new        (30)                   la_stage_output
+ *   S     = Diag(gamma) S + KC^T v_new  (31)                 la_stage_state
+ * and, when asked, the chunk's intermediates (la_aux.tmpl.h).
  *
- * v_new = A (v - KG S) is the direct form of (28); FLA's kernels form
- * w = A KG and u = A v in the intra-chunk phase and then v_new = u - w S
- * (the WY form), a GEMM of c x c x K per chunk more.  The direct form saves
- * it: 4-8 % of the forward's time at K = V = 64 and 128 in paired runs
- * (docs/performance.md, "The direct form of v_new").  'Emulate' keeps the
- * WY form, since it rounds w and u where a kernel stores them; LA_WY in
- * the environment forces it (to compare the forms, and for the flop count
- * of docs/flops.md).  Both forms give the same v_new up to rounding.  In
- * the direct form S is read by one GEMM for v_new and o together,
- * S^T [KG, QG] (chunk_vnew_output_direct_cols; the slot keeps KG and QG side
- * by side, fwd_slot).
+ * v_new is formed in the direct form A (v - KG S), reading S once for v_new
+ * and o together (S^T [KG, QG]: the slot keeps KG and QG side by side,
+ * fwd_slot); 'Emulate' runs FLA's WY form u - w S instead, since it rounds
+ * w and u where a kernel stores them (la_emu.tmpl.h), and so does the
+ * tuning's wy_form (la_core.h).  Both give v_new to rounding.
  *
- * Two schedules (chunk_fwd_plan):
- * - per item, when the items (sequence, value head) have one chunk count
- *   and divide evenly among the threads (H = 4 on two): an item's chunks
- *   run in order, each chunk's intra-chunk work into the item's slot and at
- *   once its state step, while the slot is in the core's own cache.  No
- *   barrier inside a window: 2-5 % faster than the phases in paired runs,
- *   up to 23 % when the host is busy.  The phases would run whole value
- *   columns here too (nvb = 1), so the BLAS calls and the bits are the same
- *   (docs/performance.md, "One task per item").  Each item is a chain of
- *   chunks (la_chains.c): a window's tasks are its workers, each running
- *   its own two items side by side, and a worker with none left carries on
- *   an item another has not got to, so a slower core does not keep the
- *   other waiting at the end (docs/performance.md, "Chains shared between
- *   the threads").
- * - in two phases (la_for_phases) otherwise: only the last three lines
- *   carry the state, so the intra-chunk phase of every chunk of a window
- *   runs in parallel over (item, chunk) and keeps what the state pass reads
- *   in a slot per chunk (cfwd_slot); the state pass then runs over (item,
- *   block of value columns) -- the columns of S, the rows of v_new and o
- *   evolve independently -- chunk after chunk.  So one head (H = 1), an odd
- *   number of heads, or sequences of different lengths still keep every
- *   core busy.
- * Windows (a block of items, and in two phases of chunks) bound the slots
- * kept at once to about LA_FWD_STORE elements.  LA_FWD_PHASES in the
- * environment forces the two phases (to compare the schedules).
- *
- * 'Emulate' (p->emulate, float only): what a GPU kernel stores between its
- * stages in the input's 16-bit format is rounded to it at the same place
- * here (docs/emulation.md): Aqk, A, w, u, the gated q and k, the state's
- * snapshot the chunk reads (the carried state stays single), v_new and o.
+ * Two schedules (chunk_fwd_plan; docs/performance.md describes both):
+ * - per item, when the items (sequence, value head) share one chunk count
+ *   and divide among the threads: each item is a chain of chunks
+ *   (la_chains.c), a chunk's intra-chunk work then at once its state step;
+ * - in two phases otherwise (la_for_phases): the intra-chunk work of a
+ *   window's chunks in parallel over (item, chunk) into slots, then the
+ *   state pass over (item, block of value columns), chunk after chunk.
+ * The tuning's fwd_phases forces the two phases.  Windows bound the slots
+ * kept at once to about LA_FWD_STORE elements.
  */
 
-/* 4 MB of slots (2^20 elements in single, 2^19 in double): a window's slots
- * are still in the caches when its state pass reads them; 2^22 elements
- * measured 10-15 % slower in single at T = 2048 and 8192, K = V = 64 and
- * 128, and 8 MB 6 % slower in double (docs/performance.md). */
+/* 4 MB of slots: a window's slots are still in the caches when its state
+ * pass reads them. */
 #define LA_FWD_STORE ((ptrdiff_t)((4 << 20) / (int)sizeof(real_t)))
 
 typedef struct {
@@ -317,7 +287,7 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
 }
 
 /* The form of v_new, the schedule, windows and column blocks of x for p
- * (x->items set): the direct form but with 'Emulate' (or LA_WY); per
+ * (x->items set): the direct form but with 'Emulate' (or the tuning's wy_form); per
  * item when every item has the same number of chunks (uniform) and the
  * threads divide the items, a window a multiple of the threads' items;
  * else in two phases, with nvb blocks so that the state pass has a
@@ -331,7 +301,7 @@ static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int unifo
   const ptrdiff_t threads = la_max_threads();
   const ptrdiff_t E = LA_FN(cfwd_slot_size)(p, 0);
   if (E < 1) return 0;
-  x->per_item = uniform && x->items % threads == 0 && !getenv("LA_FWD_PHASES");
+  x->per_item = uniform && x->items % threads == 0 && !la_get_tuning().fwd_phases;
   x->direct = la_direct_form(p);
   if (x->per_item) {
     const ptrdiff_t fit = LA_FWD_STORE / E / threads * threads;

@@ -83,11 +83,11 @@ enum { LA_CI_AQK = 1,    /* Aqk                                       */
 
 /* The chunked paths' form of v_new (docs/chunk_forward.md, (28)): direct,
  * A (v - KG S), but with 'Emulate' (which rounds w and u where FLA stores
- * them) or with LA_WY in the environment (to compare the forms); else the
+ * them) or with the tuning's wy_form (to compare the forms); else the
  * WY form u - w S. */
 static inline int la_direct_form(const la_problem *p)
 {
-  return !p->emulate && !getenv("LA_WY");
+  return !p->emulate && !la_get_tuning().wy_form;
 }
 
 /* The size of the parts when n things (n, m >= 1) are cut into parts of at

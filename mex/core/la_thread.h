@@ -63,7 +63,7 @@ static inline int la_small_call(const la_problem *p)
  * nothing done) off Linux, with one thread, inside a parallel region of the
  * caller (ours is then nested, one thread), with OMP_PROC_BIND set (the
  * runtime places threads itself), with fewer allowed CPUs than threads, or
- * with LA_NO_SPREAD in the environment or at compile time.  Results do not
+ * with the tuning's no_spread (la_core.h), or LA_NO_SPREAD at compile time.  Results do not
  * depend on it: only where threads run. */
 typedef struct la_spread la_spread;
 la_spread *la_spread_begin(int nthreads);
