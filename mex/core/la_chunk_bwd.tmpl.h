@@ -411,7 +411,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   }
   /* pipelined (LA_BWD_RING pairs per item) when some thread would have no
    * item of its own: fewer items than threads, or a last round short of
-   * them (docs/performance.md: H = 1 1.3-2.2 times faster on two threads) */
+   * them (docs/performance.md, "The backward's tasks") */
   {
     const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
     const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0), store = LA_FN(cbwd_store_size)(p, x.maxnc);

@@ -100,9 +100,8 @@ static ptrdiff_t LA_FN(chunk_fwd_transform_size)(const la_problem *p)
  * q, k, g of the chunk into buf (chunk_fwd_transform_size elements); q, k,
  * g then point there.  The same functions as la_prep_fwd, column by column
  * and row by row: the same bits as transforming the whole call first, and
- * no pass over the whole inputs and no buffers of their size (a forward
- * with both at T = 2048, H = 4, K = V = 128: docs/performance.md, "The
- * in-kernel transforms"). */
+ * no pass over the whole inputs and no buffers of their size
+ * (docs/performance.md, "The in-kernel transforms"). */
 static void LA_FN(chunk_fwd_transform)(const LA_FN(chunk_fwd_ctx) *x, ptrdiff_t hv, ptrdiff_t c,
                                        real_t *buf, const real_t **q, const real_t **k,
                                        const real_t **g)

@@ -110,9 +110,8 @@ typedef struct {
  * its reverse sweep, within O(T/C K V + T (K + V + C)): the entering state h,
  * M, A and Aqk (C x c each), in wx X = v - KG h (V x c, the direct form) or
  * w (K x c, the WY form: 'Emulate'), and v_new (V x c).  The reverse sweep
- * then only recomputes the elementwise decays and gated q, k (Aqk, formed
- * beside M in the forward sweep, costs there a fifth of what forming it
- * again did: docs/performance.md, "Aqk kept"). */
+ * then only recomputes the elementwise decays and gated q, k (Aqk is
+ * cheaper formed beside M in the forward sweep than formed again). */
 #define LA_CBWD_STORE(W_)                                                         \
   W_(h, K, V, nc) W_(M, C, C, nc) W_(A, C, C, nc) W_(Aqk, C, C, nc)              \
   W_(wx, (K > V ? K : V), C, nc) W_(vn, V, C, nc)

@@ -50,8 +50,7 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
  * a running product over i of the decays (each factor <= 1).  Two columns
  * j, j1 = j + 1 at a time, two rows i at a time: one pass over the channels
  * serves eight dot products from four rows' loads and two running products
- * (f0, f1: K each).  Wider tiles spill registers on AVX2; see
- * docs/performance.md, "Diagonal sub-blocks in 2 x 2 tiles".  Aq (want_q:
+ * (f0, f1: K each); wider tiles would spill registers on AVX2.  Aq (want_q:
  * with the diagonal, times scale) and M (want_k: strictly lower) of ld C. */
 static void LA_FN(gated_diag_block)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1,
                                     const real_t *restrict q, const real_t *restrict k,
