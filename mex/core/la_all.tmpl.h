@@ -17,6 +17,7 @@
 #include "la_state.tmpl.h"            /* state load / store                 */
 #include "la_frame.tmpl.h"            /* transforms around a call, items    */
 #include "la_run.tmpl.h"              /* the parallel loop over items       */
+#include "la_sched.tmpl.h"            /* the chunked paths' schedules       */
 #include "la_chunk_ws.tmpl.h"         /* chunk workspaces                   */
 #include "la_stage_decay.tmpl.h"      /* decays, gated q, k                 */
 #include "la_rec_step.tmpl.h"         /* one recurrent step, fwd and bwd    */

@@ -76,3 +76,22 @@ static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(
         dG[x + GD * i] = i + 1 < c ? dg[x + GD * i] - dg[x + GD * (i + 1)] : dg[x + GD * i];
   }
 }
+
+/* first[n]: number of the first chunk of sequence n (N + 1 entries), and
+ * the chunk table of aux. */
+static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, ptrdiff_t *first)
+{
+  const ptrdiff_t C = p->chunk;
+  ptrdiff_t n, j;
+  first[0] = 0;
+  for (n = 0; n < p->N; n++) {
+    const la_seq s = la_seq_of(p, n);
+    const ptrdiff_t nc = la_chunks(s.len, C);
+    for (j = 0; aux && aux->chunk_seq && j < nc; j++) {
+      aux->chunk_seq[first[n] + j] = n;
+      aux->chunk_t0[first[n] + j] = s.t0 + j * C;
+      aux->chunk_len[first[n] + j] = la_chunk_steps(s, j, C);
+    }
+    first[n + 1] = first[n] + nc;
+  }
+}

@@ -28,104 +28,41 @@
  * pass reads them. */
 #define LA_FWD_STORE ((ptrdiff_t)((4 << 20) / (int)sizeof(real_t)))
 
+/* What the forward's steps read: the call, its windows' slots and states
+ * (chunk_fwd_alloc), and how v_new and the transforms are formed. */
 typedef struct {
   const la_problem *p;
   const LA_FN(la_prep) *pp;
   const la_fwd_io *io;
   const la_chunk_aux *aux;
   const ptrdiff_t *first;      /* number of the first chunk of each sequence */
-  real_t *slots, *S;           /* the window's slots; the states of its items */
+  la_fwd_plan plan;            /* windows and schedule (la_sched.tmpl.h) */
+  real_t *slots, *S;           /* a window's slots; the states of its items */
   real_t *Sr;                  /* 'Emulate': the rounded states (else NULL) */
-  ptrdiff_t slot_elems, items, ipb, nib, wn, ncb, nvb;
+  ptrdiff_t slot_elems;        /* elements of one slot (cfwd_slot_size) */
   int pooled;                  /* this call holds the pool (la_pool_enter) */
   int fuse;                    /* transforms chunk by chunk (chunk_fwd_transform) */
-  int per_item;                /* the schedule per item (chunk_fwd_item), not phases */
-  int workers;                 /* per item: the tasks of a window, each a worker */
-  la_chains *chains;           /* per item: the items as chains of chunks (la_chains.c) */
-  int direct;                  /* v_new = A (v - KG S), not u - w S (chunk_fwd_plan) */
-  /* items: N HV; a window: ipb items by wn chunks; nib x ncb windows;
-   * nvb: blocks of value columns in the state pass (per item: wn = ncb = 1,
-   * nvb = 1, and a window's tasks are its workers, which share its items'
-   * chunks through chains) */
+  int direct;                  /* v_new = A (v - KG S), not u - w S (la_direct_form) */
 } LA_FN(chunk_fwd_ctx);
-
-/* The chunks [c0, c1) of window win, its items [i0, i1). */
-typedef struct {
-  ptrdiff_t i0, i1, c0, c1;
-} la_fwd_window;
-
-static la_fwd_window LA_FN(fwd_window)(const LA_FN(chunk_fwd_ctx) *x, ptrdiff_t win)
-{
-  la_fwd_window w;
-  w.i0 = (win / x->ncb) * x->ipb;
-  w.i1 = w.i0 + x->ipb < x->items ? w.i0 + x->ipb : x->items;
-  w.c0 = (win % x->ncb) * x->wn;
-  w.c1 = w.c0 + x->wn;
-  return w;
-}
-
-static ptrdiff_t LA_FN(chunk_fwd_ntasks)(void *ctx, ptrdiff_t win, int phase)
-{
-  const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
-  const la_fwd_window w = LA_FN(fwd_window)(x, win);
-  if (x->per_item) return phase == 0 ? x->workers : 0;
-  return (w.i1 - w.i0) * (phase == 0 ? x->wn : x->nvb);
-}
 
 /* The slot of chunk ci (c steps) of item `item` in window w; its QG right
  * after the c columns of kw, so that the state pass reads [KG, QG] as one
  * K x 2c block (chunk_vnew_output_direct_cols). */
-static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
+static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_window w,
                                         ptrdiff_t item, ptrdiff_t ci, ptrdiff_t c)
 {
-  const ptrdiff_t at = (item - w.i0) * x->wn + (ci - w.c0);
+  const ptrdiff_t at = (item - w.i0) * x->plan.wn + (ci - w.c0);
   LA_FN(cfwd_slot) sl = LA_FN(cfwd_slot_at)(x->p, x->slots + x->slot_elems * at);
   sl.QG = sl.kw + x->p->K * c;
   return sl;
 }
 
-/* The elements after the chunk workspace that chunk_fwd_transform uses:
- * q and k normalised (K x C each), their factors (C), the gates (GD x C);
- * -1 on overflow. */
-static ptrdiff_t LA_FN(chunk_fwd_transform_size)(const la_problem *p)
+/* The intra-chunk step: G, A_raw, A, Aqk (21), (24)-(26), (29) of chunk ci
+ * of one item into its slot, with QG, KG, KC. */
+static void LA_FN(chunk_fwd_intra)(void *ctx, la_window w, ptrdiff_t item, ptrdiff_t ci,
+                                   real_t *buf, int *status)
 {
-  ptrdiff_t rows = 0, n = 0;
-  return la_add(p->K, p->K, &rows) && la_add(rows, 1 + la_gate_dim(p), &rows) &&
-                 la_mul(rows, p->chunk, &n)
-             ? n
-             : -1;
-}
-
-/* UseQKL2Norm and GateInKernel of c steps of value head hv, from the raw
- * q, k, g of the chunk into buf (chunk_fwd_transform_size elements); q, k,
- * g then point there.  The same functions as la_prep_fwd, column by column
- * and row by row: the same bits as transforming the whole call first, and
- * no pass over the whole inputs and no buffers of their size
- * (docs/performance.md, "The in-kernel transforms"). */
-static void LA_FN(chunk_fwd_transform)(const LA_FN(chunk_fwd_ctx) *x, ptrdiff_t hv, ptrdiff_t c,
-                                       real_t *buf, const real_t **q, const real_t **k,
-                                       const real_t **g)
-{
-  const la_problem *p = x->p;
-  const ptrdiff_t K = p->K, C = p->chunk, GD = la_gate_dim(p);
-  real_t *qn = buf, *kn = qn + K * C, *r = kn + K * C, *gn = r + C;
-  if (p->qk_l2norm) {
-    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *q, qn, r, 0);
-    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *k, kn, r, 0);
-    *q = qn;
-    *k = kn;
-  }
-  if (p->gate_in_kernel) {
-    const real_t *al = (const real_t *)x->io->A_log, *db = (const real_t *)x->io->dt_bias;
-    LA_FN(la_gate_span)(p, al ? LA_EXP(al[hv]) : 1, db ? db + GD * hv : NULL, *g, gn, c);
-    *g = gn;
-  }
-}
-
-/* Phase 0: the intra-chunk work of chunk ci of one item into its slot. */
-static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
-                                   ptrdiff_t item, ptrdiff_t ci, real_t *buf, int *status)
-{
+  const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
   const la_problem *p = x->p;
   const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
   const ptrdiff_t GD = la_gate_dim(p);
@@ -138,7 +75,7 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   if (t0 >= it.s.len) return; /* a window's chunk past this item's end */
   q = it.q + K * t0, k = it.k + K * t0, g = it.g + GD * t0;
   LA_FN(chunk_ws_carve)(p, &buf, &ws);
-  if (x->fuse) LA_FN(chunk_fwd_transform)(x, hv, c, buf, &q, &k, &g);
+  if (x->fuse) LA_FN(chunk_fwd_transform)(p, x->io, hv, c, buf, &q, &k, &g);
   ws.QG = sl.QG; ws.KC = sl.KC; ws.Aqk = sl.Aqk; ws.Am = sl.Am;
   if (x->direct) {
     ws.KG = sl.kw;
@@ -164,30 +101,14 @@ static void LA_FN(chunk_fwd_intra)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   memcpy(sl.gam, ws.eG + K * (c - 1), sizeof(real_t) * (size_t)K);
   if (x->aux) LA_FN(chunk_aux_intra)(p, x->aux, it.s, hv, t0, c, it.g, &ws);
 }
-/* Columns [v0, v1) of a state: S (K x V) from src in the caller's layout
- * (NULL: zeros), or with store, S into dst (NULL: not wanted). */
-static void LA_FN(state_cols)(const la_problem *p, const real_t *src, real_t *S, real_t *dst,
-                              int store, ptrdiff_t v0, ptrdiff_t v1)
+/* The state step of value columns [v0, v1) of one item over the chunks of
+ * window w: v_new (28), o (30), the next state (31) (and aux h, v_new).
+ * X: the thread's workspace (the direct form's scratch, 2 V C elements at
+ * least: la_chunk_fwd). */
+static void LA_FN(chunk_fwd_state)(void *ctx, la_window w, ptrdiff_t item, ptrdiff_t v0,
+                                   ptrdiff_t v1, real_t *X, int *status)
 {
-  const ptrdiff_t K = p->K, V = p->V;
-  ptrdiff_t i, j;
-  if (store && !dst) return;
-  for (j = v0; j < v1; j++)
-    for (i = 0; i < K; i++) {
-      const ptrdiff_t at = p->state_vk ? j + V * i : i + K * j;
-      if (store) dst[at] = S[i + K * j];
-      else S[i + K * j] = src ? src[at] : 0;
-    }
-}
-
-/* Phase 1: the state pass of value columns [v0, v1) of one item over the
- * chunks of window w: v_new, o, the next state (and aux h, v_new).  X: the
- * thread's workspace (the direct form's scratch, 2 V C elements at least:
- * la_chunk_fwd). */
-static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
-                                   ptrdiff_t item, ptrdiff_t v0, ptrdiff_t v1, real_t *X,
-                                   int *status)
-{
+  const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
   const la_problem *p = x->p;
   const ptrdiff_t n = item / p->HV, hv = item % p->HV, K = p->K, V = p->V, C = p->chunk;
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->io, n, hv);
@@ -224,110 +145,6 @@ static void LA_FN(chunk_fwd_state)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window 
   if (w.c0 < nc ? w.c1 >= nc : w.c0 == 0) LA_FN(state_cols)(p, NULL, S, it.ht, 1, v0, v1);
 }
 
-/* The schedule per item: chunk ci of item, its intra-chunk work into the
- * item's slot (a window of one chunk: wn = 1) and then its state step over
- * all V columns; an item of no steps has one step that passes the state,
- * h0 to ht.  The items' chunks go to the window's workers through chains
- * (la_chains.c), each item's in order. */
-static void LA_FN(chunk_fwd_item)(const LA_FN(chunk_fwd_ctx) *x, la_fwd_window w,
-                                  ptrdiff_t item, ptrdiff_t ci, real_t *ws, int *status)
-{
-  const la_problem *p = x->p;
-  w.c0 = ci;
-  w.c1 = ci + 1;
-  if (la_chunks(la_seq_of(p, item / p->HV).len, p->chunk) == 0) {
-    LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, ws, status);
-    return;
-  }
-  LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, item, ci, ws, status));
-  LA_STAGE(LA_ST_STATE, LA_FN(chunk_fwd_state)(x, w, item, 0, p->V, ws, status));
-}
-
-static void LA_FN(chunk_fwd_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
-                                  real_t *ws, int *status)
-{
-  const LA_FN(chunk_fwd_ctx) *x = (const LA_FN(chunk_fwd_ctx) *)ctx;
-  const la_fwd_window w = LA_FN(fwd_window)(x, win);
-  if (x->per_item) {
-    ptrdiff_t item = -1, ci;
-    while ((ci = la_chains_next(x->chains, w.i0, w.i1, (int)task, &item)) >= 0) {
-      if (la_poll(x->p, status)) return; /* the chain stays taken: nobody runs it on */
-      LA_FN(chunk_fwd_item)(x, w, item, ci, ws, status);
-    }
-  } else if (phase == 0) {
-    if (la_poll(x->p, status)) return;
-    LA_STAGE(LA_ST_INTRA, LA_FN(chunk_fwd_intra)(x, w, w.i0 + task / x->wn,
-                                                 w.c0 + task % x->wn, ws, status));
-  } else {
-    const ptrdiff_t vb = task % x->nvb, V = x->p->V;
-    LA_STAGE(LA_ST_STATE,
-             LA_FN(chunk_fwd_state)(x, w, w.i0 + task / x->nvb, V * vb / x->nvb,
-                                    V * (vb + 1) / x->nvb, ws, status));
-  }
-}
-
-/* first[n]: number of the first chunk of sequence n (N + 1 entries), and
- * the chunk table of aux. */
-static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, ptrdiff_t *first)
-{
-  const ptrdiff_t C = p->chunk;
-  ptrdiff_t n, j;
-  first[0] = 0;
-  for (n = 0; n < p->N; n++) {
-    const la_seq s = la_seq_of(p, n);
-    const ptrdiff_t nc = la_chunks(s.len, C);
-    for (j = 0; aux && aux->chunk_seq && j < nc; j++) {
-      aux->chunk_seq[first[n] + j] = n;
-      aux->chunk_t0[first[n] + j] = s.t0 + j * C;
-      aux->chunk_len[first[n] + j] = la_chunk_steps(s, j, C);
-    }
-    first[n + 1] = first[n] + nc;
-  }
-}
-
-/* The form of v_new, the schedule, windows and column blocks of x for p
- * (x->items set): the direct form but with 'Emulate' (or the tuning's wy_form); per
- * item when every item has the same number of chunks (uniform) and the
- * threads divide the items, a window a multiple of the threads' items;
- * else in two phases, with nvb blocks so that the state pass has a
- * multiple of the threads as tasks, or at least 4 per thread, with blocks
- * of 16 columns or more.  The slots of a window within about LA_FWD_STORE
- * elements, the windows as even as their number allows (la_even_part).
- * 0 on overflow. */
-static int LA_FN(chunk_fwd_plan)(const la_problem *p, ptrdiff_t maxnc, int uniform,
-                                 LA_FN(chunk_fwd_ctx) *x)
-{
-  const ptrdiff_t threads = la_max_threads();
-  const ptrdiff_t E = LA_FN(cfwd_slot_size)(p, 0);
-  if (E < 1) return 0;
-  x->per_item = uniform && x->items % threads == 0 && !la_get_tuning().fwd_phases;
-  x->direct = la_direct_form(p);
-  if (x->per_item) {
-    const ptrdiff_t fit = LA_FWD_STORE / E / threads * threads;
-    x->ipb = fit > threads ? fit : threads;
-    x->wn = 1;
-    x->workers = (int)threads;
-  } else if (x->items <= LA_FWD_STORE / E) {
-    x->ipb = x->items;
-    x->wn = LA_FWD_STORE / E / x->items;
-    if (x->wn > maxnc) x->wn = maxnc;
-    x->wn = la_even_part(maxnc, x->wn);
-  } else {
-    x->ipb = LA_FWD_STORE / E > threads ? LA_FWD_STORE / E : threads;
-    if (x->ipb < x->items) x->ipb = la_even_part(x->items, x->ipb);
-    x->wn = 1;
-  }
-  if (x->ipb > x->items) x->ipb = x->items;
-  x->nib = (x->items + x->ipb - 1) / x->ipb;
-  x->ncb = x->per_item ? 1 : (maxnc + x->wn - 1) / x->wn;
-  x->nvb = 1;
-  while (!x->per_item && (x->items * x->nvb) % threads && x->items * x->nvb < 4 * threads &&
-         p->V / (x->nvb + 1) >= 16)
-    x->nvb++;
-  x->slot_elems = E;
-  return 1;
-}
-
 /* The slots and states of one window, together in the pool's shared
  * buffer (la_pool.c: x->pooled says whether this call holds the pool; the
  * caller gives the buffer back and leaves); 0 if refused. */
@@ -335,26 +152,43 @@ static int LA_FN(chunk_fwd_alloc)(const la_problem *p, LA_FN(chunk_fwd_ctx) *x,
                                   ptrdiff_t *bytes)
 {
   ptrdiff_t nslot, nstate, total;
-  if (!la_mul4(x->ipb, x->wn, x->slot_elems, 1, &nslot) ||
-      !la_mul4(x->ipb, p->K, p->V, p->emulate ? 2 : 1, &nstate) ||
+  if (!la_mul4(x->plan.ipb, x->plan.wn, x->slot_elems, 1, &nslot) ||
+      !la_mul4(x->plan.ipb, p->K, p->V, p->emulate ? 2 : 1, &nstate) ||
       !la_add(nslot, nstate, &total) ||
       !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes))
     return 0;
   x->pooled = la_pool_enter();
   if (!(x->slots = la_pool_get(x->pooled, LA_POOL_SHARED, total, sizeof(real_t)))) return 0;
   x->S = x->slots + nslot;
-  x->Sr = p->emulate ? x->S + x->ipb * p->K * p->V : NULL;
+  x->Sr = p->emulate ? x->S + x->plan.ipb * p->K * p->V : NULL;
   return 1;
 }
 
+/* A thread's workspace: a chunk workspace (and with fuse the transforms'
+ * buffers), at least the state step's scratch, 2 V C (the direct form's
+ * S^T [KG, QG]); -1 on overflow. */
+static ptrdiff_t LA_FN(chunk_fwd_ws_elems)(const la_problem *p, int fuse)
+{
+  ptrdiff_t ws_elems = LA_FN(chunk_ws_size)(p, 0), scratch = 0;
+  if (fuse) {
+    const ptrdiff_t extra = LA_FN(chunk_fwd_transform_size)(p);
+    if (ws_elems < 0 || extra < 0 || !la_add(ws_elems, extra, &ws_elems)) ws_elems = -1;
+  }
+  if (!la_mul4(2, p->V, p->chunk, 1, &scratch)) ws_elems = -1;
+  if (ws_elems >= 0 && ws_elems < scratch) ws_elems = scratch;
+  return ws_elems;
+}
+
+/* The forward: per chunk the intra-chunk step, then the state step
+ * (v_new, o, the next state), scheduled by la_for_windows. */
 int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chunk_aux *aux)
 {
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
   LA_FN(la_prep) pp;
   LA_FN(chunk_fwd_ctx) x;
-  la_chains chains = {0};
-  ptrdiff_t *first, nfirst, n, maxnc = 1, bytes, ws_elems = LA_FN(chunk_ws_size)(p, 0);
+  LA_FN(la_fwd_steps) steps;
+  ptrdiff_t *first, nfirst, n, maxnc = 1, bytes, ws_elems;
   int rc, uniform = 1;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
@@ -367,38 +201,31 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
     uniform = uniform && first[n + 1] - first[n] == first[1] - first[0];
   }
   memset(&x, 0, sizeof x);
-  x.items = p->N * p->HV;
+  x.p = p;
+  x.pp = &pp;
+  x.io = io;
+  x.aux = aux;
+  x.first = first;
+  x.direct = la_direct_form(p);
   /* with aux, the transforms first (aux reads the gates of the whole call) */
   x.fuse = !aux && (p->qk_l2norm || p->gate_in_kernel);
+  x.slot_elems = LA_FN(cfwd_slot_size)(p, 0);
+  ws_elems = LA_FN(chunk_fwd_ws_elems)(p, x.fuse);
   rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, x.fuse,
                           &pp);
-  if (x.fuse) {
-    const ptrdiff_t extra = LA_FN(chunk_fwd_transform_size)(p);
-    if (ws_elems < 0 || extra < 0 || !la_add(ws_elems, extra, &ws_elems)) ws_elems = -1;
-  }
-  { /* the state pass's scratch (the direct form's S^T [KG, QG]): 2 V C */
-    ptrdiff_t scratch = 0;
-    if (!la_mul4(2, p->V, p->chunk, 1, &scratch)) ws_elems = -1;
-    if (ws_elems >= 0 && ws_elems < scratch) ws_elems = scratch;
-  }
-  if (rc == LA_OK && (ws_elems < 0 || !LA_FN(chunk_fwd_plan)(p, maxnc, uniform, &x) ||
-                      !LA_FN(chunk_fwd_alloc)(p, &x, &bytes) ||
-                      (x.per_item && /* maxnc >= 1: an item of no steps has one */
-                       !la_chains_init(&chains, x.items, maxnc, x.ipb, x.workers))))
+  if (rc == LA_OK &&
+      (ws_elems < 0 ||
+       !la_fwd_plan_make(p, p->N * p->HV, maxnc, uniform, x.slot_elems, LA_FWD_STORE, &x.plan) ||
+       !LA_FN(chunk_fwd_alloc)(p, &x, &bytes)))
     rc = LA_ENOMEM;
-  x.chains = &chains;
   if (rc == LA_OK) {
-    x.p = p;
-    x.pp = &pp;
-    x.io = io;
-    x.aux = aux;
-    x.first = first;
-    rc = LA_FN(la_for_phases)(p, ws_elems, bytes, x.nib * x.ncb,
-                              LA_FN(chunk_fwd_ntasks), LA_FN(chunk_fwd_task), &x);
+    steps.intra = LA_FN(chunk_fwd_intra);
+    steps.state = LA_FN(chunk_fwd_state);
+    steps.ctx = &x;
+    rc = LA_FN(la_for_windows)(p, &x.plan, ws_elems, bytes, &steps);
   }
   if (x.slots) la_pool_put(x.pooled, LA_POOL_SHARED, x.slots);
   la_pool_leave(x.pooled);
-  la_chains_free(&chains);
   LA_FN(la_prep_free)(&pp);
   free(first);
   return rc;

@@ -164,3 +164,78 @@ LA_WS_SIZE_FN(chunk_ws_size, LA_CHUNK_WS)
 LA_WS_SIZE_FN(cbwd_pair_size, LA_CBWD_PAIR)
 LA_WS_SIZE_FN(cbwd_chain_size, LA_CBWD_CHAIN)
 LA_WS_SIZE_FN(cbwd_store_size, LA_CBWD_STORE)
+
+/* Point the chunk workspace at chunk ci's stored M, Aqk, A, v_new, and w
+ * (the WY form; u shares v_new's memory: v_new = u - w S is formed in place)
+ * or X = v - KG S (the direct form) in the same place.  KG goes right after
+ * the c columns of QG (the chunk workspace carves it after QG's C), so that
+ * the state chain reads [QG, KG] as one K x 2c block (cbwd_state_chain). */
+static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, ptrdiff_t c,
+                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
+  real_t *wx = st->wx + (K > V ? K : V) * C * ci;
+  ws->KG = ws->QG + K * c;
+  ws->M = st->M + C * C * ci;
+  ws->Aqk = st->Aqk + C * C * ci;
+  ws->Am = st->A + C * C * ci;
+  ws->w = st->direct ? NULL : wx;
+  b->X = st->direct ? wx : NULL;
+  ws->u = b->vnew = st->vn + V * C * ci;
+}
+
+/* The ring of chunk workspaces of one item (la_chunk_bwd's pipelining):
+ * n pairs (ws, b) of which chunk ci uses pair ci % n; all of them point
+ * at the item's one chain buffers b->dS, b->dSr (LA_CBWD_CHAIN).  n = 1:
+ * one pair, the chunks one after the other. */
+#define LA_BWD_RING 3
+
+typedef struct {
+  LA_FN(chunk_ws) ws[LA_BWD_RING];
+  LA_FN(cbwd_ws) b[LA_BWD_RING];
+  ptrdiff_t n;
+} LA_FN(cbwd_ring);
+
+/* One item's store of nc chunks and its chain's buffers (into chain's dS,
+ * dSr) out of buf; buf after them. */
+static real_t *LA_FN(cbwd_carve_item)(const la_problem *p, ptrdiff_t nc, real_t *buf,
+                                      LA_FN(cbwd_store) *st, LA_FN(cbwd_ws) *chain)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  {
+    LA_FN(cbwd_store) *w = st;
+    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
+  }
+  {
+    LA_FN(cbwd_ws) *w = chain;
+    LA_WS_CARVE_ALL(LA_CBWD_CHAIN, buf);
+  }
+  return buf;
+}
+
+/* One pair of chunk workspace and gradient buffers out of buf, its chain
+ * buffers those of chain; buf after them. */
+static real_t *LA_FN(cbwd_carve_pair)(const la_problem *p, real_t *buf, const LA_FN(cbwd_ws) *chain,
+                                      LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *w)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  LA_FN(chunk_ws_carve)(p, &buf, ws);
+  LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
+  w->dW = w->dQG + K * C;
+  w->dS = chain->dS;
+  w->dSr = chain->dSr;
+  return buf;
+}
+
+/* The store of nc chunks, the chain's buffers and the ring's n pairs out
+ * of buf; buf after them. */
+static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
+                                 LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
+{
+  LA_FN(cbwd_ws) chain;
+  ptrdiff_t r;
+  buf = LA_FN(cbwd_carve_item)(p, nc, buf, st, &chain);
+  ring->n = n;
+  for (r = 0; r < n; r++) buf = LA_FN(cbwd_carve_pair)(p, buf, &chain, &ring->ws[r], &ring->b[r]);
+  return buf;
+}
