@@ -25,8 +25,8 @@
  * of the forward's intermediates (cbwd_aux_store), at no cost otherwise.
  */
 
-/* Forward sweep, chunk ci's own part: M, Aqk, A (and in the WY form w, u)
- * into the store (and the decays, gated q, k into its pair).  M and Aqk
+/* Forward sweep, chunk ci's own part: M, Aqk, A (24)-(26), (29) (and in
+ * the WY form w, u (27)) into the store (and the decays, gated q, k into its pair).  M and Aqk
  * come from one pass, as in the forward (la_stage_gated). */
 static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
@@ -40,8 +40,8 @@ static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it,
   LA_FN(chunk_emu_intra)(p, c, 1, ws);
 }
 
-/* Forward sweep, the chain: v_new of chunk ci and the state entering the
- * next one (none after the last).  b->dS: scratch for the rounded state
+/* Forward sweep, the chain: v_new (28) of chunk ci and the state entering
+ * the next one (31) (none after the last).  b->dS: scratch for the rounded state
  * ('Emulate'; free until the reverse sweep). */
 static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(cbwd_store) *st, const LA_FN(chunk_ws) *ws,
@@ -62,8 +62,8 @@ static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it,
 }
 
 /* Reverse sweep, chunk ci's part before the chain: the decays and gated
- * q, k recomputed (Aqk is the forward sweep's), the output stage's backward
- * (b->dvn, b->dAqk). */
+ * q, k recomputed (Aqk is the forward sweep's), the output stage's backward:
+ * dv_new's part from dO and dAqk (35), (36) (b->dvn, b->dAqk). */
 static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                 const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
                                 LA_FN(cbwd_ws) *b)
@@ -79,8 +79,8 @@ static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, p
   LA_FN(la_emu)(p, b->dvn, V * c);
 }
 
-/* Reverse sweep, the chain: b->dS holds the gradient of the state after
- * chunk ci on entry and of the state entering it on return. */
+/* Reverse sweep, the chain: dH (37); b->dS holds the gradient of the state
+ * after chunk ci on entry and of the state entering it on return. */
 static void LA_FN(cbwd_rev_chain)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
@@ -91,8 +91,9 @@ static void LA_FN(cbwd_rev_chain)(const la_problem *p, const LA_FN(la_item) *it,
 }
 
 /* Reverse sweep, chunk ci's part after the chain: the rest of the state
- * stage, WY, gated products, decays: dq, dk, dv, dg, dbeta of its steps;
- * at: NULL, or where its intermediates go. */
+ * stage (38), WY (39)-(42), gated products (43), (44), decays (45)-(46b):
+ * dq, dk, dv, dg, dbeta of its steps; at: NULL, or where its
+ * intermediates go. */
 static void LA_FN(cbwd_rev_post)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                  const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
                                  LA_FN(cbwd_ws) *b, const LA_FN(cbwd_aux_at) *at)
