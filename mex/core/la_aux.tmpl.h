@@ -95,3 +95,16 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
     first[n + 1] = first[n] + nc;
   }
 }
+
+/* aux.cond: cond_1 (I + A_raw) of a chunk of c steps into entry `at`
+ * (la_chunk_cond1); 0 if out of memory. */
+static int LA_FN(chunk_aux_cond)(const la_problem *p, const la_chunk_aux *aux, ptrdiff_t at,
+                                 ptrdiff_t c, const real_t *Araw)
+{
+  const ptrdiff_t C = p->chunk;
+  real_t *inv = la_alloc(C * C, sizeof(real_t));
+  if (!inv) return 0;
+  ((real_t *)aux->cond)[at] = LA_FN(la_chunk_cond1)(c, C, Araw, inv);
+  free(inv);
+  return 1;
+}

@@ -205,10 +205,9 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
 }
 
 /* The item's tasks under a task of its own (undeferred: it runs here, at
- * once).  A task's dependences are kept in a table of its parent; with the
- * loop's implicit task as the parent, that table leaked now and then under
- * load (136 bytes, test_core under ASan; docs/chunk_backward.md, section
- * 1).  This task's table is freed when the item ends, inside the region. */
+ * once).  A task's dependences are kept in a table of its parent, and the
+ * loop's implicit task may keep it past the region (docs/chunk_backward.md,
+ * section 1); this task's table is freed when the item ends. */
 static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
 {
   LA_OMP(task if (0) default(shared))

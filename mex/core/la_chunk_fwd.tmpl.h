@@ -87,20 +87,16 @@ static void LA_FN(chunk_fwd_intra)(void *ctx, la_window w, ptrdiff_t item, ptrdi
                      LA_CI_AQK | (x->direct ? LA_CI_A : LA_CI_WU), &ws);
   if (x->direct && x->aux && (x->aux->w || x->aux->u)) /* only for aux: into ws's own w, u */
     LA_FN(chunk_wu)(K, V, c, it.v + V * t0, &ws);
-  if (x->aux && x->aux->cond) { /* cond_1 (I + A_raw) of the chunk (aux.cond) */
-    real_t *inv = la_alloc(C * C, sizeof(real_t));
-    if (!inv) {
-      la_stop(status, LA_ENOMEM);
-      return;
-    }
-    ((real_t *)x->aux->cond)[x->first[n] + ci + x->first[p->N] * hv] =
-        LA_FN(la_chunk_cond1)(c, C, ws.Araw, inv);
-    free(inv);
+  if (x->aux && x->aux->cond &&
+      !LA_FN(chunk_aux_cond)(p, x->aux, x->first[n] + ci + x->first[p->N] * hv, c, ws.Araw)) {
+    la_stop(status, LA_ENOMEM);
+    return;
   }
   LA_FN(chunk_emu_intra)(p, c, 1, &ws);
   memcpy(sl.gam, ws.eG + K * (c - 1), sizeof(real_t) * (size_t)K);
   if (x->aux) LA_FN(chunk_aux_intra)(p, x->aux, it.s, hv, t0, c, it.g, &ws);
 }
+
 /* The state step of value columns [v0, v1) of one item over the chunks of
  * window w: v_new (28), o (30), the next state (31) (and aux h, v_new).
  * X: the thread's workspace (the direct form's scratch, 2 V C elements at
