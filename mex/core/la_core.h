@@ -219,6 +219,26 @@ int la_state_map_fwd_d(const la_problem *p, const la_map_fwd_io *io);
 int la_state_map_bwd_s(const la_problem *p, const la_map_bwd_io *io);
 int la_state_map_bwd_d(const la_problem *p, const la_map_bwd_io *io);
 
+/* ---- tuning, for tests and benches ----------------------------------------
+ * Switches that choose among the chunked paths' schedules (same bits) or
+ * forms of v_new (the same to rounding).  All zero, the default, is what a
+ * caller gets.  Process-wide: set between calls, never during one. */
+typedef struct la_tuning {
+  int wy_form;    /* v_new = u - w S (FLA's WY form, docs/chunk_forward.md
+                   * (28)) also without 'Emulate'; else A (v - KG S) */
+  int fwd_phases; /* the chunked forward in two phases where it would run
+                   * per item */
+  int bwd_items;  /* the chunked backward item by item where it would run
+                   * by chains */
+  int no_spread;  /* no worker placement before a parallel region */
+} la_tuning;
+
+la_tuning la_get_tuning(void);
+void la_set_tuning(const la_tuning *t); /* NULL: all zero */
+/* One switch by its field name ("wy_form", ...): set it to value (a
+ * negative value leaves it) and answer what it was; -1 for an unknown name. */
+int la_tune(const char *name, int value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -208,3 +208,40 @@ static inline LA_FN(la_item) LA_FN(la_item_bwd)(const la_problem *p, const LA_FN
   it.dh0 = io->dh0 ? (real_t *)io->dh0 + la_off_state(p, n, hv) : NULL;
   return it;
 }
+
+/* The elements after the chunk workspace that chunk_fwd_transform uses:
+ * q and k normalised (K x C each), their factors (C), the gates (GD x C);
+ * -1 on overflow. */
+static ptrdiff_t LA_FN(chunk_fwd_transform_size)(const la_problem *p)
+{
+  ptrdiff_t rows = 0, n = 0;
+  return la_add(p->K, p->K, &rows) && la_add(rows, 1 + la_gate_dim(p), &rows) &&
+                 la_mul(rows, p->chunk, &n)
+             ? n
+             : -1;
+}
+
+/* UseQKL2Norm and GateInKernel of c steps of value head hv, from the raw
+ * q, k, g of the chunk into buf (chunk_fwd_transform_size elements); q, k,
+ * g then point there.  The same functions as la_prep_fwd, column by column
+ * and row by row: the same bits as transforming the whole call first, and
+ * no pass over the whole inputs and no buffers of their size
+ * (docs/performance.md, "The in-kernel transforms"). */
+static void LA_FN(chunk_fwd_transform)(const la_problem *p, const la_fwd_io *io, ptrdiff_t hv,
+                                       ptrdiff_t c, real_t *buf, const real_t **q,
+                                       const real_t **k, const real_t **g)
+{
+  const ptrdiff_t K = p->K, C = p->chunk, GD = la_gate_dim(p);
+  real_t *qn = buf, *kn = qn + K * C, *r = kn + K * C, *gn = r + C;
+  if (p->qk_l2norm) {
+    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *q, qn, r, 0);
+    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *k, kn, r, 0);
+    *q = qn;
+    *k = kn;
+  }
+  if (p->gate_in_kernel) {
+    const real_t *al = (const real_t *)io->A_log, *db = (const real_t *)io->dt_bias;
+    LA_FN(la_gate_span)(p, al ? LA_EXP(al[hv]) : 1, db ? db + GD * hv : NULL, *g, gn, c);
+    *g = gn;
+  }
+}

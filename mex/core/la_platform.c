@@ -99,7 +99,7 @@ la_spread *la_spread_begin(int nthreads)
   int i, cpu, me, held = 0;
   /* (inside a caller's parallel region ours is nested: one thread) */
   if (nthreads < 2 || nthreads > LA_SPREAD_MAX || omp_in_parallel() ||
-      omp_get_proc_bind() != omp_proc_bind_false || getenv("LA_NO_SPREAD"))
+      omp_get_proc_bind() != omp_proc_bind_false || la_get_tuning().no_spread)
     return NULL;
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < nthreads)
     return NULL;

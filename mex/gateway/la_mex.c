@@ -5,6 +5,7 @@
  *           (the state maps too: la_mex('kda_state_map', ...))
  *   s     = la_mex('options')     the option table (la_mex_opts.h)
  *   tf    = la_mex('poll_interrupt', seconds)
+ *   was   = la_mex('tuning', name, value)   one switch of la_tuning (tests)
  *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
  *
  * The first argument names the public function (the octave/ wrappers pass
@@ -474,6 +475,25 @@ static void outputs_like(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prh
   }
 }
 
+/* was = la_mex('tuning', name[, value]): one switch of the core's tuning
+ * (la_tune, la_core.h), set to value (0 or 1) if given; its old value.  The
+ * lab's checks run the other schedule or form of v_new through it. */
+static void tuning(int nrhs, const mxArray *prhs[], mxArray *plhs[])
+{
+  char name[32];
+  int value = -1, was;
+  if (nrhs < 2 || nrhs > 3 || !mxIsChar(prhs[1]) || mxGetString(prhs[1], name, sizeof name))
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: 'tuning' takes a switch's name and a value");
+  if (nrhs == 3) {
+    if (!(mxIsNumeric(prhs[2]) || mxIsLogical(prhs[2])) || mxGetNumberOfElements(prhs[2]) != 1)
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: a tuning value is a scalar");
+    value = mxGetScalar(prhs[2]) != 0;
+  }
+  if ((was = la_tune(name, value)) < 0)
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: no tuning switch '%s'", name);
+  plhs[0] = mxCreateDoubleScalar(was);
+}
+
 /* The function a call is for: the MEX file's own name when it is one of
  * the public functions (kda_recurrent.mex, gdn_recurrent.mex: the decode
  * path, no .m wrapper in between; *skip = 0), else the name in the first
@@ -515,6 +535,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   if (!fn && !strcmp(fname, "poll_interrupt")) {
     poll_interrupt(nrhs, prhs, plhs);
+    return;
+  }
+  if (!fn && !strcmp(fname, "tuning")) {
+    tuning(nrhs, prhs, plhs);
     return;
   }
   if (!fn && !strcmp(fname, "outputs_like")) {
