@@ -59,11 +59,13 @@ $(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(COR
 	tar -C $(BUILD)/dist -czf $@ $(PKG_NAME)
 	@echo "wrote $@"
 
-# A fresh HOME: pkg installs under it and keeps its list there, so nothing
-# of the user's Octave set-up is read or touched.
+# A fresh HOME (and no XDG folders, no OCTAVE_PATH): pkg installs under it;
+# pkg_roundtrip gives pkg lists of its own, so nothing of the user's Octave
+# set-up, nor a kdagdn installed globally as root, is read or touched.
 test-pkg: deps dist
 	@rm -rf $(BUILD)/pkg-home && mkdir -p $(BUILD)/pkg-home
-	HOME=$(abspath $(BUILD)/pkg-home) $(OCTAVE) $(OCTFLAGS) \
+	env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u OCTAVE_PATH \
+	  HOME=$(abspath $(BUILD)/pkg-home) $(OCTAVE) $(OCTFLAGS) \
 	  --eval "addpath ('$(abspath mk/dist)'); pkg_roundtrip ('$(abspath $(PKG_TGZ))', '$(abspath README.md)')"
 
 TEST_STEPS += test-pkg

@@ -39,8 +39,21 @@
 %     kdagdn_version     - Version of the kdagdn library, as a string.
 %
 %   Each function's help gives its call forms, arguments, options and an
-%   example; `demo NAME` runs its demonstration.  The math and the full
-%   API are in the docs/ folder of the source (docs/api.md).
+%   example; `demo NAME` runs the demonstration of the eight kernels,
+%   la_gradcheck and kdagdn_version.  The math and the full API are in
+%   docs/ (start at docs/README.md, the options at docs/api.md); the
+%   installed package keeps them in the doc/ folder beside its functions:
+%   fullfile (fileparts (which ('kdagdn')), 'doc').
 %
 %   This file holds help text only (`help kdagdn`); Contents.m lists the
 %   same functions for MATLAB's folder help.
+
+%!test
+%! % help kdagdn lists every function of Contents.m, and each has help
+%! listed = @(txt) regexp (txt, '\n%?\s+([a-z_0-9]+)\s+- ', 'tokens');
+%! mine = [listed(help ('kdagdn')){:}];
+%! contents = setdiff ([listed(fileread (fullfile (fileparts (which ('kdagdn')), 'Contents.m'))){:}], {'kdagdn'});
+%! assert (sort (mine), sort (contents))
+%! for name = mine
+%!   assert (~isempty (strtrim (help (name{1}))), 'no help for %s', name{1})
+%! end
