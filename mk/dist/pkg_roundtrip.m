@@ -4,15 +4,15 @@
 %
 %   With package lists of its own (pkg local_list / global_list in a scratch
 %   folder, so no kdagdn the user installed, locally or globally as root,
-%   is seen or touched) and from an empty folder: pkg install -local TGZ,
-%   pkg load kdagdn; checks that the MEX file is private to the package and
-%   that every function of its INDEX has test blocks of its own or is called
-%   by a test file the package ships (tests/); runs the quick example of
-%   README (its first octave block, without its addpath line), real calls
-%   of la_save, la_load and kda_verify, and pkg test kdagdn (every test
-%   block of the package must pass); then pkg
-%   uninstall kdagdn and checks that nothing of the package is left.
-%   Errors on the first failure.
+%   is seen or touched) and from an empty folder: pkg install -local TGZ
+%   (README's install line must be the same), pkg load kdagdn; checks that
+%   the MEX file is private to the package, that every function of its
+%   INDEX has test blocks of its own or is called by a test file the
+%   package ships (tests/), and that the help names only doc/ pages the
+%   package has; runs README's first example (its first octave block),
+%   real calls of la_save, la_load and kda_verify, and pkg test kdagdn
+%   (every test block must pass); then pkg uninstall kdagdn and checks that
+%   nothing of the package is left.  Errors on the first failure.
 
 function pkg_roundtrip (tgz, readme)
   work = tempname ();
@@ -47,8 +47,9 @@ function pkg_roundtrip (tgz, readme)
 
   check_every_function_tested (pkg_dir, info{1}.provides);
 
+  check_install_line (readme, tgz);
   run_quick_example (readme);
-  fprintf ('README quick example: ran\n');
+  fprintf ('README first example: ran\n');
   run_file_and_verify_calls ();
   fprintf ('la_save / la_load / kda_verify: ran\n');
   check_help_pointers (pkg_dir);
@@ -74,6 +75,15 @@ function pkg_roundtrip (tgz, readme)
   rmdir (work, 's');
   rmdir (lists, 's');
   fprintf ('pkg install / load / example / test / uninstall: all passed\n');
+end
+
+function check_install_line (readme, tgz)
+  % the README installs this file with -local (as root a plain pkg install
+  % would install for every user, and make test-pkg tests -local)
+  [~, name, ext] = fileparts (tgz);
+  line = regexp (fileread (readme), ['[^\n]*pkg install[^\n]*' regexptranslate('escape', [name ext])], 'match', 'once');
+  assert (~isempty (line), 'README: no "pkg install ... %s%s" line', name, ext);
+  assert (~isempty (strfind (line, '-local')), 'README installs without -local: %s', line);
 end
 
 function run_quick_example (readme)
