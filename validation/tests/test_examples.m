@@ -1,7 +1,8 @@
 % Tests: every example runs as written -- the ```octave blocks of README.md
 % and docs/*.md (from the repository root, as a reader would run them; a
 % block not meant to run takes another fence language) and the "Example:"
-% part of each public function's help.
+% part of each public function's help.  An example fails on an error and on
+% any warning it prints or raises.
 % Run with  test test_examples  or through validation/run_tests.m.
 
 %!function root = repo_root ()
@@ -10,19 +11,27 @@
 
 %!function run_example (code, where)
 %!  % code in a workspace of its own, its printout swallowed, from the root;
-%!  % the path and the folder are restored (README adds the relative 'octave')
+%!  % the path and the folder are restored (README adds the relative 'octave').
+%!  % A warning printed or raised fails the example, as an error does.
 %!  here = pwd ();
 %!  saved_path = path ();
 %!  cd (repo_root ());
+%!  lastwarn ('');
 %!  try
-%!    evalc (code);
+%!    out = evalc (code);
 %!    failure = '';
 %!  catch err
+%!    out = '';
 %!    failure = err.message;
 %!  end
+%!  [warn_msg, warn_id] = lastwarn ();
+%!  printed = regexp (out, '(^|\n)warning: [^\n]*', 'match', 'once');
 %!  path (saved_path);
 %!  cd (here);
+%!  close all;
 %!  assert (isempty (failure), '%s: the example fails: %s', where, failure);
+%!  assert (isempty (printed), '%s: the example prints %s', where, strtrim (printed));
+%!  assert (isempty (warn_msg), '%s: the example warns (%s): %s', where, warn_id, warn_msg);
 %!endfunction
 
 %!function code = help_example (name)
