@@ -40,7 +40,8 @@
 %
 %   Each function's help gives its call forms, arguments, options and an
 %   example; `demo NAME` runs the demonstration of the eight kernels,
-%   la_gradcheck and kdagdn_version.  The math and the full API are in
+%   kda_state_map, gdn_state_map, la_state_map_merge, la_gradcheck and
+%   kdagdn_version.  The math and the full API are in
 %   docs/ (start at docs/README.md, the options at docs/api.md); the
 %   installed package keeps them in the doc/ folder beside its functions:
 %   fullfile (fileparts (which ('kdagdn')), 'doc').
@@ -57,3 +58,20 @@
 %! for name = mine
 %!   assert (~isempty (strtrim (help (name{1}))), 'no help for %s', name{1})
 %! end
+
+%!test
+%! % the functions that the help says have a demo have one, and no other does
+%! txt = strjoin (strtrim (strsplit (help ('kdagdn'), "\n")), ' ');
+%! claim = regexp (txt, 'runs the demonstration of (.*?)\.', 'tokens', 'once'){1};
+%! claimed = [regexp(claim, '\<[a-z]+_[a-z_]+\>', 'match'), ...
+%!            {'kda_recurrent', 'kda_chunk', 'kda_recurrent_bwd', 'kda_chunk_bwd', ...
+%!             'gdn_recurrent', 'gdn_chunk', 'gdn_recurrent_bwd', 'gdn_chunk_bwd'}];
+%! d = dir (fullfile (fileparts (which ('kdagdn')), '*.m'));
+%! with_demo = {};
+%! for f = {d.name}
+%!   if (~isempty (regexp (fileread (fullfile (fileparts (which ('kdagdn')), f{1})), '(?m)^%!demo', 'once')))
+%!     with_demo{end+1} = regexprep (f{1}, '\.m$', '');
+%!   end
+%! end
+%! assert (sort (unique (claimed)), sort (with_demo))
+

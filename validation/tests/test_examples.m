@@ -64,3 +64,16 @@
 %! for name = setdiff (names, {'Contents', 'kdagdn'})
 %!   run_example (help_example (name{1}), [name{1} ' help']);
 %! end
+
+%!test
+%! % the %!demo blocks of the public functions (demo NAME)
+%! d = dir (fullfile (repo_root (), 'octave', '*.m'));
+%! ndemos = 0;
+%! for name = regexprep ({d.name}, '\.m$', '')
+%!   [code, idx] = test (name{1}, 'grabdemo');
+%!   for j = 1:numel (idx) - 1
+%!     run_example (code(idx(j):idx(j + 1) - 1), sprintf ('%s demo %d', name{1}, j));
+%!     ndemos = ndemos + 1;
+%!   end
+%! end
+%! assert (ndemos >= 13);
