@@ -41,12 +41,11 @@
 %   Each function's help gives its call forms, arguments, options and an
 %   example; `demo NAME` runs the demonstration of the eight kernels,
 %   kda_state_map, gdn_state_map, la_state_map_merge, la_gradcheck and
-%   kdagdn_version.  The math and the full API are in
-%   docs/ (start at docs/README.md, the options at docs/api.md); the
-%   installed package keeps them in the doc/ folder beside its functions:
-%   fullfile (fileparts (which ('kdagdn')), 'doc').
+%   kdagdn_version.  The math and the full API:
+%   docs/README.md and docs/api.md (the installed package keeps these pages
+%   in fullfile (fileparts (which ('kdagdn')), 'doc')).
 %
-%   This file holds help text only (`help kdagdn`); Contents.m lists the
+%   This file holds help text (`help kdagdn`) and tests; Contents.m lists the
 %   same functions for MATLAB's folder help.
 
 %!test
