@@ -139,3 +139,20 @@ end
 %!error id=la:badShape la_state_map_merge (randn (3, 3, 1, 1, 2), randn (3, 2, 1, 1, 2))
 %!error id=la:badOption la_state_map_merge (randn (3, 3), randn (3, 2), [], 'XY')
 %!error <S0 must be> la_state_map_merge (randn (3, 3), randn (3, 2), randn (2, 3))
+
+%!demo
+%! % two workers each take half of a KDA sequence: their maps, merged,
+%! % give each half its initial state and the final state
+%! K = 16; V = 8; T = 400;
+%! q = randn (K, T); k = randn (K, T); v = randn (V, T);
+%! k = k ./ sqrt (sum (k .^ 2, 1));
+%! g = -rand (K, T) / 4; beta = rand (T, 1); S0 = randn (K, V);
+%! [P, R] = kda_state_map (q, k, v, g, beta, 'CuSeqlens', [0 200 400]);
+%! [S, S_in] = la_state_map_merge (P, R, S0);
+%! [~, S_mid] = kda_recurrent (q(:, 1:200), k(:, 1:200), v(:, 1:200), g(:, 1:200), ...
+%!                             beta(1:200), 'InitialState', S0);
+%! [~, S_ref] = kda_recurrent (q, k, v, g, beta, 'InitialState', S0);
+%! fprintf ('second half''s initial state: rel. difference %.1e\n', ...
+%!          norm (vec (S_in(:, :, 1, 2) - S_mid)) / norm (S_mid(:)));
+%! fprintf ('final state:                  rel. difference %.1e\n', ...
+%!          norm (S(:) - S_ref(:)) / norm (S_ref(:)));
