@@ -6,6 +6,7 @@
  *   s     = la_mex('options')     the option table (la_mex_opts.h)
  *   tf    = la_mex('poll_interrupt', seconds)
  *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
+ *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c)
  *
  * The first argument names the public function (the octave/ wrappers pass
  * their own name); the rest are that function's arguments.  Built also
@@ -23,6 +24,7 @@
 #include "la_mex_intr.h"
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
+#include "la_mex_zlib.h"
 #include "la_options.h"
 
 #include <string.h>
@@ -477,6 +479,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   if (which < 0 && !strcmp(fname, "poll_interrupt")) {
     poll_interrupt(nrhs, prhs, plhs);
+    return;
+  }
+  if (which < 0 && !strcmp(fname, "file")) { /* the tensor files' byte work */
+    la_mex_file(nlhs, plhs, nrhs, prhs);
     return;
   }
   if (which < 0 && !strcmp(fname, "outputs_like")) {
