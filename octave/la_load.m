@@ -7,14 +7,20 @@
 %   Returns a struct with one field per array of FILE:
 %     NAME.npy          one field NAME (the file name without extension)
 %     NAME.npz          one field per member (numpy's savez and
-%                       savez_compressed: stored or deflated members)
+%                       savez_compressed: stored or deflated members),
+%                       named as numpy's np.load keys them (".npy" dropped)
 %     NAME.safetensors  one field per tensor (the "__metadata__" entry is skipped)
 %     NAME.mat          one field per variable (load of Octave / MATLAB)
+%   Field names are the names as written, whatever they are ("do", "a-b",
+%   "x.y" included): read them with s.("do").  Two .npz members with the
+%   same key (q.npy and q) are an error.
+%
 %   Arrays are indexed like the writer's: x(i, j, ...) is a[i-1, j-1, ...] of
 %   numpy or PyTorch, whatever the file's memory order (C or Fortran order,
 %   either byte order).  So a PyTorch q of shape [B, T, H, K] comes back
 %   B x T x H x K; la_from_fla turns it into this library's K x T x H x B.
-%   A 1-D array is a column.
+%   A 1-D array of n elements comes back n x 1 (a column); la_save writes
+%   an n x 1 column 1-D, so both round trips keep the shape.
 %
 %   Classes: float32 -> single, float64 -> double, int32 / int64 (and the
 %   other integer types) -> the same integer class, bool -> logical;
@@ -29,6 +35,13 @@
 %   Errors: an unreadable, truncated, mislabelled or oversized file (e.g. a
 %   shape that needs more bytes than the file holds, or bytes left over)
 %   raises 'la:badFile' with a message naming the file and the problem.
+%   A file that numpy or safetensors would refuse or read differently is
+%   refused (duplicate header keys, malformed literals, overlapping
+%   offsets, colliding member names, ...), and so are special files (FIFO,
+%   device, a link to one), before they are opened.  Every size is checked
+%   against the file's before memory is allocated, and a deflated member
+%   inflates to at most the size its directory claims (zlib in the MEX; a
+%   MEX built by build_mex.m has no zlib and refuses deflated members).
 %
 %   Example:
 %     f = [tempname() '.npz'];
@@ -39,24 +52,25 @@
 %   See also: la_save, la_from_fla, kda_verify.
 
 function [s, dtypes] = la_load (file, how)
-  if (nargin < 1 || ~ischar (file))
+  if (nargin < 1 || ~ischar (file) || ~isrow (file))
     error ('la:badFile', 'la_load: needs a file name');
   end
-  widen = (nargin > 1 && strcmpi (how, 'double'));
+  widen = (nargin > 1 && ischar (how) && strcmpi (how, 'double'));
   if (nargin > 1 && ~widen)
     error ('la:badFile', 'la_load: the second argument may only be ''double''');
   end
   [~, base, ext] = fileparts (file);
   switch (lower (ext))
     case '.npy'
-      [x, dt] = la_npy_decode (read_bytes (file), file);
+      [x, dt] = la_npy_decode (la_read_file (file), file);
       s = struct ();
-      s.(valid_name (base)) = x;
-      dtypes = struct (valid_name (base), dt);
+      s.(base) = x;
+      dtypes = struct ();
+      dtypes.(base) = dt;
     case '.npz'
       [s, dtypes] = load_npz (file);
     case '.safetensors'
-      [s, dtypes] = la_safetensors_decode (read_bytes (file), file);
+      [s, dtypes] = la_safetensors_decode (la_read_file (file), file);
     case '.mat'
       [s, dtypes] = load_mat (file);
     otherwise
@@ -72,28 +86,27 @@ function [s, dtypes] = la_load (file, how)
   end
 end
 
-function bytes = read_bytes (file)
-  fid = fopen (file, 'r');
-  if (fid < 0)
-    la_bad_file (file, 'cannot open');
-  end
-  bytes = fread (fid, Inf, 'uint8=>uint8');
-  fclose (fid);
-end
-
 function [s, dtypes] = load_npz (file)
-  [names, data] = la_zip_read (read_bytes (file), file);
+  [names, data] = la_zip_read (la_read_file (file), file);
+  keys = regexprep (names, '\.npy$', '');
+  [sorted, k] = sort (keys);
+  twice = find (strcmp (sorted(1:end - 1), sorted(2:end)), 1);
+  if (~isempty (twice))
+    la_bad_file (file, 'members %s and %s are both array ''%s''', ...
+                 names{k(twice)}, names{k(twice + 1)}, sorted{twice});
+  end
   s = struct ();
   dtypes = struct ();
   for i = 1:numel (names)
-    name = regexprep (names{i}, '\.npy$', '');
     [x, dt] = la_npy_decode (data{i}, [file ':' names{i}]);
-    s.(valid_name (name)) = x;
-    dtypes.(valid_name (name)) = dt;
+    data{i} = [];
+    s.(keys{i}) = x;
+    dtypes.(keys{i}) = dt;
   end
 end
 
 function [s, dtypes] = load_mat (file)
+  la_regular_file (file);
   try
     s = load ('-mat', file);
   catch err
@@ -103,12 +116,5 @@ function [s, dtypes] = load_mat (file)
   names = fieldnames (s);
   for i = 1:numel (names)
     dtypes.(names{i}) = 'mat';
-  end
-end
-
-function name = valid_name (name)
-  name = regexprep (name, '[^A-Za-z0-9_]', '_');
-  if (isempty (name) || ~isletter (name(1)))
-    name = ['x' name];
   end
 end

@@ -1,7 +1,8 @@
 /*
  * la_mex_zlib.c -- the byte work of the tensor-file readers and writers.
  *
- *   crc = la_mex('file', 'crc32', bytes)          CRC-32 of zip and gzip
+ *   crc = la_mex('file', 'crc32', bytes [, prev])  CRC-32 of zip and gzip
+ *                                      (continuing from prev's bytes)
  *   [z, err] = la_mex('file', 'deflate', bytes)   raw deflate stream (level 6)
  *   [x, err] = la_mex('file', 'inflate', z, cap)  at most cap bytes out
  *   [v, err] = la_mex('file', 'json', bytes, depth)  parse one JSON text
@@ -58,10 +59,11 @@ static const unsigned char *bytes_of(const mxArray *a, size_t *n)
 
 /* ---- CRC-32, deflate, inflate ------------------------------------------ */
 
-static double crc32_of(const unsigned char *p, size_t n)
+/* the CRC of the bytes that follow those whose CRC is prev */
+static double crc32_of(const unsigned char *p, size_t n, double prev)
 {
 #ifdef LA_HAVE_ZLIB
-  uLong c = crc32(0L, Z_NULL, 0);
+  uLong c = (uLong)prev;
   while (n > 0) {
     const uInt step = n > (1u << 30) ? (1u << 30) : (uInt)n;
     c = crc32(c, p, step);
@@ -71,7 +73,7 @@ static double crc32_of(const unsigned char *p, size_t n)
   return (double)c;
 #else
   static uint32_t table[256];
-  uint32_t c = 0xFFFFFFFFu;
+  uint32_t c = (uint32_t)prev ^ 0xFFFFFFFFu;
   size_t i;
   if (!table[1])
     for (i = 0; i < 256; i++) {
@@ -508,7 +510,10 @@ void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   if (nrhs < 3) mexErrMsgIdAndTxt("kda:internal", "la_mex: 'file' '%s' needs bytes", op);
   in = bytes_of(prhs[2], &n);
   if (!strcmp(op, "crc32")) {
-    plhs[0] = mxCreateDoubleScalar(crc32_of(in, n));
+    const double prev = nrhs > 3 ? mxGetScalar(prhs[3]) : 0;
+    if (!(prev >= 0 && prev < 4294967296.0 && prev == (double)(uint32_t)prev))
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'crc32' continues from a CRC in [0, 2^32)");
+    plhs[0] = mxCreateDoubleScalar(crc32_of(in, n, prev));
     return;
   }
   if (!strcmp(op, "json")) {

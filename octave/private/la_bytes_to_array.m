@@ -18,7 +18,7 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
     la_bad_file (file, '%s: dtype %s is not supported', what, dtype);
   end
   shape = double (shape(:)');
-  if (any (shape < 0 | shape ~= round (shape)))
+  if (any (shape < 0 | shape ~= round (shape) | shape >= flintmax ()))
     la_bad_file (file, '%s: bad shape', what);
   end
   n = prod (shape);   % 1 for a 0-D array
@@ -43,7 +43,11 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
   elseif (strcmp (dtype, 'bool'))
     x = (x ~= 0);
   end
-  x = la_shape_array (x, shape, c_order);
+  try
+    x = la_shape_array (x, shape, c_order);
+  catch err
+    la_bad_file (file, '%s: cannot hold shape [%s] (%s)', what, num2str (shape), err.message);
+  end
 end
 
 function x = la_shape_array (x, shape, c_order)

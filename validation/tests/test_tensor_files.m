@@ -148,7 +148,7 @@
 %! check_bad_ (fullfile (t, 'size.safetensors'), [hdr(j), zeros(1, 8, 'uint8')], 'needs 16 bytes');
 %! j = '{"x":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}}';
 %! check_bad_ (fullfile (t, 'type.safetensors'), [hdr(j), zeros(1, 8, 'uint8')], 'not supported');
-%! check_bad_ (fullfile (t, 'json.safetensors'), hdr('{"x":'), 'not JSON');
+%! check_bad_ (fullfile (t, 'json.safetensors'), hdr('{"x":'), 'not valid JSON');
 %! check_bad_ (fullfile (t, 'x.mat'), uint8 ('not a mat file at all'), 'mat');
 
 %!error id=la:badFile la_load ('/nonexistent/file.npy')
