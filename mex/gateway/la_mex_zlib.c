@@ -6,6 +6,8 @@
  *   [z, err] = la_mex('file', 'deflate', bytes)   raw deflate stream (level 6)
  *   [x, err] = la_mex('file', 'inflate', z, cap)  at most cap bytes out
  *   [v, err] = la_mex('file', 'json', bytes, depth)  parse one JSON text
+ *   [h, err] = la_mex('file', 'safetensors', header, buffer_bytes)
+ *                                  a safetensors header, checked
  *   tf = la_mex('file', 'zlib')                   built with zlib?
  *   n = la_mex('file', 'mem_available')           bytes (-1: unknown)
  *
@@ -24,6 +26,14 @@
  * most `depth`; a duplicate key, a NUL in a key, invalid UTF-8, a control
  * character in a string, a malformed literal or number, or anything after
  * the value is an error.
+ *
+ * safetensors: the JSON header checked as the safetensors library checks
+ * it (entries with an exact dtype, a shape of integers, two integer
+ * data_offsets spanning shape x dtype bytes, the entries tiling the
+ * buffer in offset order; "__metadata__" an object of strings), returned
+ * as a struct of arrays (names, dtype, shape, offsets): one Octave value
+ * per tensor name and shape, not one per JSON value, so a header of 200k
+ * entries takes seconds, not minutes.
  */
 #include "la_mex_zlib.h"
 #include "../core/la_core.h"
@@ -169,83 +179,59 @@ static int inflate_to(const unsigned char *in, size_t n, size_t cap, mxArray **o
 
 /* ---- JSON -------------------------------------------------------------- */
 
+/* The parse builds a tree of plain C nodes first (children linked in
+ * order); only then are Octave values made, or, for a safetensors
+ * header, only the few arrays the reader needs. */
+enum { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ };
+
 typedef struct {
-  mxArray **kids;  /* values so far */
-  char **keys;     /* object keys (NULL for an array) */
-  char *pending;   /* the key whose value is being read */
+  int type;
+  double num;
+  size_t str, len;         /* J_STR: bytes in the text arena */
+  size_t key, klen;        /* member of an object: its key, NUL-terminated */
+  size_t first, last, next, count;   /* children (index + 1; 0 = none) */
+} jnode;
+
+typedef struct {
+  jnode *node;
   size_t n, cap;
-  int is_obj;
-} frame;
+  char *text;              /* decoded strings and keys */
+  size_t tn, tcap;
+} jtree;
 
-static void frame_free(frame *f)
+static void jtree_free(jtree *t)
 {
-  size_t i;
-  for (i = 0; i < f->n; i++) {
-    if (f->kids[i]) mxDestroyArray(f->kids[i]);
-    if (f->keys) free(f->keys[i]);
-  }
-  free(f->kids);
-  free(f->keys);
-  free(f->pending);
-  memset(f, 0, sizeof *f);
+  free(t->node);
+  free(t->text);
+  memset(t, 0, sizeof *t);
 }
 
-static int frame_push(frame *f, mxArray *v)
+static size_t jtree_node(jtree *t, int type)
 {
-  if (f->n == f->cap) {
-    size_t cap = f->cap ? 2 * f->cap : 8;
-    mxArray **kids = realloc(f->kids, cap * sizeof *kids);
-    if (!kids) return fail("out of memory");
-    f->kids = kids;
-    if (f->is_obj) {
-      char **keys = realloc(f->keys, cap * sizeof *keys);
-      if (!keys) return fail("out of memory");
-      f->keys = keys;
-    }
-    f->cap = cap;
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    jnode *node = realloc(t->node, cap * sizeof *node);
+    if (!node) return 0;
+    t->node = node;
+    t->cap = cap;
   }
-  f->kids[f->n] = v;
-  if (f->is_obj) f->keys[f->n] = f->pending;
-  f->pending = NULL;
-  f->n++;
-  return 0;
+  memset(&t->node[t->n], 0, sizeof *t->node);
+  t->node[t->n].type = type;
+  return ++t->n; /* index + 1 */
 }
 
-static int key_cmp(const void *a, const void *b)
+static char *jtree_room(jtree *t, size_t need)
 {
-  return strcmp(**(char *const *const *)a, **(char *const *const *)b);
-}
-
-/* the finished container of a frame; the frame gives up its values */
-static int frame_close(frame *f, mxArray **out)
-{
-  size_t i;
-  if (f->is_obj) {
-    char ***order = malloc((f->n + 1) * sizeof *order);
-    if (!order) return fail("out of memory");
-    for (i = 0; i < f->n; i++) order[i] = &f->keys[i];
-    qsort(order, f->n, sizeof *order, key_cmp);
-    for (i = 1; i < f->n; i++)
-      if (!strcmp(*order[i], *order[i - 1])) {
-        fail("duplicate key \"%.60s\"", *order[i]);
-        free(order);
-        return -1;
-      }
-    free(order);
-    *out = mxCreateStructMatrix(1, 1, (int)f->n, (const char **)f->keys);
-    for (i = 0; i < f->n; i++) {
-      mxSetFieldByNumber(*out, 0, (int)i, f->kids[i]);
-      f->kids[i] = NULL;
-    }
-  } else {
-    *out = mxCreateCellMatrix(1, f->n);
-    for (i = 0; i < f->n; i++) {
-      mxSetCell(*out, i, f->kids[i]);
-      f->kids[i] = NULL;
-    }
+  if (t->tn + need > t->tcap) {
+    size_t cap = t->tcap ? 2 * t->tcap : 4096;
+    char *text;
+    while (cap < t->tn + need) cap *= 2;
+    text = realloc(t->text, cap);
+    if (!text) return NULL;
+    t->text = text;
+    t->tcap = cap;
   }
-  frame_free(f);
-  return 0;
+  return t->text + t->tn;
 }
 
 /* length of the valid UTF-8 sequence at p (0 if invalid) */
@@ -263,7 +249,8 @@ static size_t utf8_len(const unsigned char *p, const unsigned char *end)
     if ((p[i] & 0xC0) != 0x80) return 0;
     cp = (cp << 6) | (p[i] & 0x3F);
   }
-  if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+  if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+      (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
     return 0;
   return len;
 }
@@ -274,30 +261,31 @@ static int hex4(const unsigned char *p, const unsigned char *end, unsigned *v)
   *v = 0;
   if (end - p < 4) return -1;
   for (i = 0; i < 4; i++) {
-    int c = p[i], d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                                   : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int c = p[i], d = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
     if (d < 0) return -1;
     *v = *v * 16 + (unsigned)d;
   }
   return 0;
 }
 
-/* the string at *pp (after its opening quote), decoded into a malloc'd
- * NUL-terminated buffer; *len its length (it may hold NULs from \u0000) */
-static int json_string(const unsigned char **pp, const unsigned char *end, char **out, size_t *len)
+/* The string at *pp (after its opening quote), decoded into the tree's
+ * text arena and NUL-terminated; *at its offset, *len its length (it may
+ * hold NULs from \u0000). */
+static int json_string(jtree *t, const unsigned char **pp, const unsigned char *end, size_t *at,
+                       size_t *len)
 {
   const unsigned char *p = *pp, *q;
   char *s, *w;
   for (q = p; q < end && *q != '"'; q++)
     if (*q == '\\' && q + 1 < end) q++;
   if (q >= end) return fail("a string is not closed");
-  s = w = malloc((size_t)(q - p) + 1);
+  s = w = jtree_room(t, (size_t)(q - p) + 1);
   if (!s) return fail("out of memory");
   while (p < q) {
-    if (*p < 0x20) {
-      free(s);
-      return fail("a control character in a string");
-    } else if (*p == '\\') {
+    if (*p < 0x20) return fail("a control character in a string");
+    if (*p == '\\') {
       unsigned cp;
       p++;
       switch (*p) {
@@ -308,15 +296,16 @@ static int json_string(const unsigned char **pp, const unsigned char *end, char 
       case 'r': *w++ = '\r'; p++; break;
       case 't': *w++ = '\t'; p++; break;
       case 'u':
-        if (hex4(p + 1, q, &cp)) goto bad_escape;
+        if (hex4(p + 1, q, &cp)) return fail("a bad escape in a string");
         p += 5;
         if (cp >= 0xD800 && cp <= 0xDBFF) {
           unsigned lo;
-          if (q - p < 6 || p[0] != '\\' || p[1] != 'u' || hex4(p + 2, q, &lo) || lo < 0xDC00 || lo > 0xDFFF)
-            goto bad_escape;
+          if (q - p < 6 || p[0] != '\\' || p[1] != 'u' || hex4(p + 2, q, &lo) || lo < 0xDC00 ||
+              lo > 0xDFFF)
+            return fail("a bad escape in a string");
           cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
           p += 6;
-        } else if (cp >= 0xDC00 && cp <= 0xDFFF) goto bad_escape;
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) return fail("a bad escape in a string");
         if (cp < 0x80) *w++ = (char)cp;
         else if (cp < 0x800) *w++ = (char)(0xC0 | cp >> 6), *w++ = (char)(0x80 | (cp & 0x3F));
         else if (cp < 0x10000)
@@ -327,29 +316,25 @@ static int json_string(const unsigned char **pp, const unsigned char *end, char 
           *w++ = (char)(0x80 | ((cp >> 6) & 0x3F)), *w++ = (char)(0x80 | (cp & 0x3F));
         break;
       default:
-      bad_escape:
-        free(s);
         return fail("a bad escape in a string");
       }
     } else {
       size_t n = utf8_len(p, q);
-      if (!n) {
-        free(s);
-        return fail("a string is not valid UTF-8");
-      }
+      if (!n) return fail("a string is not valid UTF-8");
       memcpy(w, p, n);
       w += n;
       p += n;
     }
   }
-  *w = '\0';
-  *len = (size_t)(w - s);
-  *out = s;
+  *w++ = '\0';
+  *at = t->tn;
+  *len = (size_t)(w - s) - 1;
+  t->tn += (size_t)(w - s);
   *pp = q + 1;
   return 0;
 }
 
-static int json_number(const unsigned char **pp, const unsigned char *end, mxArray **out)
+static int json_number(const unsigned char **pp, const unsigned char *end, double *v)
 {
   const unsigned char *p = *pp;
   char buf[64];
@@ -372,7 +357,7 @@ static int json_number(const unsigned char **pp, const unsigned char *end, mxArr
   if ((size_t)(p - *pp) >= sizeof buf) return fail("a number of more than %zu characters", sizeof buf - 1);
   memcpy(buf, *pp, (size_t)(p - *pp));
   buf[p - *pp] = '\0';
-  *out = mxCreateDoubleScalar(strtod(buf, NULL));
+  *v = strtod(buf, NULL);
   *pp = p;
   return 0;
 }
@@ -383,104 +368,315 @@ static const unsigned char *skip_ws(const unsigned char *p, const unsigned char 
   return p;
 }
 
-/* `"key" :` at *pp into f->pending */
-static int json_key(const unsigned char **pp, const unsigned char *end, frame *f)
+/* `"key" :` at *pp, kept for the next value of the object */
+static int json_key(jtree *t, const unsigned char **pp, const unsigned char *end, size_t *key,
+                    size_t *klen)
 {
   const unsigned char *p = *pp;
-  size_t len;
   if (p >= end || *p != '"') return fail("an object key is not a string");
   p++;
-  if (json_string(&p, end, &f->pending, &len)) return -1;
-  if (strlen(f->pending) != len) return fail("a key holds a NUL character");
+  if (json_string(t, &p, end, key, klen)) return -1;
+  if (strlen(t->text + *key) != *klen) return fail("a key holds a NUL character");
   p = skip_ws(p, end);
   if (p >= end || *p != ':') return fail("no ':' after a key");
   *pp = p + 1;
   return 0;
 }
 
-static int json_parse(const unsigned char *text, size_t n, int max_depth, mxArray **out)
+static const jtree *sort_tree; /* for key_cmp (qsort has no context) */
+
+static int key_cmp(const void *a, const void *b)
+{
+  const jnode *x = &sort_tree->node[*(const size_t *)a - 1], *y = &sort_tree->node[*(const size_t *)b - 1];
+  return strcmp(sort_tree->text + x->key, sort_tree->text + y->key);
+}
+
+/* an object's keys must differ */
+static int check_keys(const jtree *t, size_t obj)
+{
+  const jnode *o = &t->node[obj - 1];
+  size_t *kid = malloc((o->count + 1) * sizeof *kid), k, i = 0;
+  if (!kid) return fail("out of memory");
+  for (k = o->first; k; k = t->node[k - 1].next) kid[i++] = k;
+  sort_tree = t;
+  qsort(kid, o->count, sizeof *kid, key_cmp);
+  for (i = 1; i < o->count; i++)
+    if (!key_cmp(&kid[i], &kid[i - 1])) {
+      fail("duplicate key \"%.60s\"", t->text + t->node[kid[i] - 1].key);
+      free(kid);
+      return -1;
+    }
+  free(kid);
+  return 0;
+}
+
+/* Parse text into t; the root is node 1.  Iterative: the stack holds the
+ * open containers, at most max_depth. */
+static int json_parse(jtree *t, const unsigned char *text, size_t n, int max_depth)
 {
   const unsigned char *p = text, *end = text + n;
-  frame *stack = calloc((size_t)max_depth + 1, sizeof *stack);
+  size_t *stack = malloc(((size_t)max_depth + 1) * sizeof *stack), key = 0, klen = 0;
   int depth = 0, rc = 0;
-  *out = NULL;
+  memset(t, 0, sizeof *t);
   if (!stack) return fail("out of memory");
   for (;;) {
     /* a value is expected here (after '[', ',', ':' or at the start) */
-    mxArray *v = NULL;
+    size_t v;
+    int closed = 0;
     p = skip_ws(p, end);
     if (p >= end) { rc = fail("the text ends where a value is expected"); break; }
     if (*p == '{' || *p == '[') {
       if (depth == max_depth) { rc = fail("nested deeper than %d levels", max_depth); break; }
-      stack[depth].is_obj = *p == '{';
-      stack[depth].n = 0;
-      depth++;
+      v = jtree_node(t, *p == '{' ? J_OBJ : J_ARR);
+    } else if (*p == '"') {
+      v = jtree_node(t, J_STR);
+    } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+      v = jtree_node(t, J_NUM);
+    } else if (end - p >= 4 && !memcmp(p, "true", 4)) {
+      v = jtree_node(t, J_TRUE); p += 4;
+    } else if (end - p >= 5 && !memcmp(p, "false", 5)) {
+      v = jtree_node(t, J_FALSE); p += 5;
+    } else if (end - p >= 4 && !memcmp(p, "null", 4)) {
+      v = jtree_node(t, J_NULL); p += 4;
+    } else {
+      rc = fail("an unexpected character '%c' at byte %td", *p >= 0x20 && *p < 0x7F ? *p : '?', p - text);
+      break;
+    }
+    if (!v) { rc = fail("out of memory"); break; }
+    /* link v into its container, with the key read for it */
+    if (depth > 0) {
+      jnode *c = &t->node[stack[depth - 1] - 1];
+      if (c->last) t->node[c->last - 1].next = v;
+      else c->first = v;
+      c->last = v;
+      c->count++;
+      t->node[v - 1].key = key;
+      t->node[v - 1].klen = klen;
+    }
+    if (t->node[v - 1].type == J_STR) {
+      size_t at, len;
+      p++;
+      if ((rc = json_string(t, &p, end, &at, &len))) break;
+      t->node[v - 1].str = at;
+      t->node[v - 1].len = len;
+    } else if (t->node[v - 1].type == J_NUM) {
+      if ((rc = json_number(&p, end, &t->node[v - 1].num))) break;
+    } else if (t->node[v - 1].type >= J_ARR) {
+      const int obj = t->node[v - 1].type == J_OBJ;
+      stack[depth++] = v;
       p = skip_ws(p + 1, end);
-      if (p < end && *p == (stack[depth - 1].is_obj ? '}' : ']')) {
+      if (p < end && *p == (obj ? '}' : ']')) {
         p++;
-        if ((rc = frame_close(&stack[--depth], &v))) break;
-      } else if (stack[depth - 1].is_obj) {
-        if ((rc = json_key(&p, end, &stack[depth - 1]))) break;
+        depth--;
+        closed = 1;
+      } else if (obj) {
+        if ((rc = json_key(t, &p, end, &key, &klen))) break;
         continue;
       } else continue;
-    } else if (*p == '"') {
-      char *s;
-      size_t len;
-      p++;
-      if ((rc = json_string(&p, end, &s, &len))) break;
-      {
-        mwSize d[2];
-        d[0] = 1; d[1] = len;
-        v = mxCreateCharArray(2, d);
-        if (len) {
-          /* Octave's mxChar is one byte; MATLAB's two (then one per byte) */
-          mxChar *c = mxGetChars(v);
-          size_t i;
-          for (i = 0; i < len; i++) c[i] = (mxChar)(unsigned char)s[i];
-        }
-      }
-      free(s);
-    } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
-      if ((rc = json_number(&p, end, &v))) break;
-    } else if (end - p >= 4 && !memcmp(p, "true", 4)) {
-      v = mxCreateLogicalScalar(1); p += 4;
-    } else if (end - p >= 5 && !memcmp(p, "false", 5)) {
-      v = mxCreateLogicalScalar(0); p += 5;
-    } else if (end - p >= 4 && !memcmp(p, "null", 4)) {
-      v = mxCreateDoubleMatrix(0, 0, mxREAL); p += 4;
-    } else { rc = fail("an unexpected character '%c' at byte %td", *p >= 0x20 && *p < 0x7F ? *p : '?', p - text); break; }
-    /* v is complete: hand it to its container, closing those that end */
+    }
+    (void)closed;
+    /* after a complete value: ',' for the next, or close containers */
     for (;;) {
-      frame *f;
-      if (depth == 0) { *out = v; v = NULL; break; }
-      f = &stack[depth - 1];
-      if ((rc = frame_push(f, v))) { mxDestroyArray(v); v = NULL; break; }
-      v = NULL;
+      jnode *c;
+      if (depth == 0) break;
+      c = &t->node[stack[depth - 1] - 1];
       p = skip_ws(p, end);
       if (p < end && *p == ',') {
         p = skip_ws(p + 1, end);
-        if (f->is_obj && (rc = json_key(&p, end, f))) break;
-        break; /* next value */
+        if (c->type == J_OBJ && (rc = json_key(t, &p, end, &key, &klen))) break;
+        break;
       }
-      if (p < end && *p == (f->is_obj ? '}' : ']')) {
+      if (p < end && *p == (c->type == J_OBJ ? '}' : ']')) {
         p++;
-        if ((rc = frame_close(f, &v))) break;
+        if (c->type == J_OBJ && (rc = check_keys(t, stack[depth - 1]))) break;
         depth--;
         continue;
       }
-      rc = fail("a '%c' is missing at byte %td", f->is_obj ? '}' : ']', p - text);
+      rc = fail("a '%c' is missing at byte %td", c->type == J_OBJ ? '}' : ']', p - text);
       break;
     }
-    if (rc || *out) break;
+    if (rc || depth == 0) break;
   }
-  while (depth > 0) frame_free(&stack[--depth]);
   free(stack);
-  if (!rc && skip_ws(p, end) != end) {
-    mxDestroyArray(*out);
-    *out = NULL;
+  if (!rc && skip_ws(p, end) != end)
     rc = fail("text after the JSON value at byte %td", skip_ws(p, end) - text);
-  }
+  if (rc) jtree_free(t);
   return rc;
+}
+
+/* the Octave value of node i (depth bounded by the parse: recursion is safe) */
+static mxArray *json_value(const jtree *t, size_t i)
+{
+  const jnode *x = &t->node[i - 1];
+  size_t k, j = 0;
+  mxArray *v;
+  switch (x->type) {
+  case J_NULL: return mxCreateDoubleMatrix(0, 0, mxREAL);
+  case J_FALSE: return mxCreateLogicalScalar(0);
+  case J_TRUE: return mxCreateLogicalScalar(1);
+  case J_NUM: return mxCreateDoubleScalar(x->num);
+  case J_STR: {
+    mwSize d[2];
+    mxChar *c;
+    d[0] = 1; d[1] = x->len;
+    v = mxCreateCharArray(2, d);
+    c = mxGetChars(v);  /* Octave's mxChar is one byte: the UTF-8 bytes as they are */
+    for (k = 0; k < x->len; k++) c[k] = (mxChar)(unsigned char)t->text[x->str + k];
+    return v;
+  }
+  case J_ARR:
+    v = mxCreateCellMatrix(1, x->count);
+    for (k = x->first; k; k = t->node[k - 1].next) mxSetCell(v, j++, json_value(t, k));
+    return v;
+  default: {
+    const char **names = malloc((x->count + 1) * sizeof *names);
+    if (!names) mexErrMsgIdAndTxt("kda:outOfMemory", "la_mex: out of memory");
+    for (k = x->first; k; k = t->node[k - 1].next) names[j++] = t->text + t->node[k - 1].key;
+    v = mxCreateStructMatrix(1, 1, (int)x->count, names);
+    free(names);
+    j = 0;
+    for (k = x->first; k; k = t->node[k - 1].next) mxSetFieldByNumber(v, 0, (int)j++, json_value(t, k));
+    return v;
+  }
+  }
+}
+
+/* ---- safetensors header ------------------------------------------------ */
+
+/* The dtypes in the order of la_safetensors_decode's table, with sizes. */
+static const char *const st_dtype[] = {"F16", "BF16", "F32", "F64", "I8", "U8", "I16",
+                                       "U16", "I32", "U32", "I64", "U64", "BOOL"};
+static const int st_size[] = {2, 2, 4, 8, 1, 1, 2, 2, 4, 4, 8, 8, 1};
+
+static int is_count(const jnode *x) { return x->type == J_NUM && x->num >= 0 && x->num < 9007199254740992.0 && x->num == (double)(int64_t)x->num; }
+
+static const jnode *member(const jtree *t, const jnode *obj, const char *key)
+{
+  size_t k;
+  for (k = obj->first; k; k = t->node[k - 1].next)
+    if (!strcmp(t->text + t->node[k - 1].key, key)) return &t->node[k - 1];
+  return NULL;
+}
+
+typedef struct { double begin, end; size_t i; } span;
+
+static int span_cmp(const void *a, const void *b)
+{
+  const span *x = a, *y = b;
+  return x->begin < y->begin ? -1 : x->begin > y->begin ? 1 : x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The header of a safetensors file, checked as the safetensors library
+ * checks it; out: a struct of flat arrays, in header order (few Octave
+ * values, however many tensors): name (1 x bytes uint8, the names one
+ * after another) and name_len (n x 1), dtype (n x 1, 1-based in st_dtype),
+ * ndims (n x 1) and dims (1 x sum (ndims)), offsets (n x 2). */
+static int safetensors_header(const jtree *t, double buffer_bytes, mxArray **out)
+{
+  static const char *fields[] = {"name", "name_len", "dtype", "ndims", "dims", "offsets"};
+  const jnode *root = &t->node[0], *meta;
+  size_t k, n = 0, i = 0, nbytes = 0, ndims = 0, at = 0, m = 0;
+  span *sp;
+  mxArray *a[6];
+  double pos = 0;
+  if (root->type != J_OBJ) return fail("not a JSON object");
+  meta = member(t, root, "__metadata__");
+  if (meta) {
+    if (meta->type != J_OBJ) return fail("__metadata__ is not an object of strings");
+    for (k = meta->first; k; k = t->node[k - 1].next)
+      if (t->node[k - 1].type != J_STR) return fail("__metadata__ is not an object of strings");
+  }
+  for (k = root->first; k; k = t->node[k - 1].next) {
+    const jnode *e = &t->node[k - 1], *sh;
+    if (e == meta) continue;
+    n++;
+    nbytes += e->klen;
+    if (e->type == J_OBJ && (sh = member(t, e, "shape")) && sh->type == J_ARR) ndims += sh->count;
+  }
+  sp = malloc((n + 1) * sizeof *sp);
+  if (!sp) return fail("out of memory");
+  a[0] = mxCreateNumericMatrix(1, nbytes, mxUINT8_CLASS, mxREAL);
+  a[1] = mxCreateDoubleMatrix(n, 1, mxREAL);
+  a[2] = mxCreateDoubleMatrix(n, 1, mxREAL);
+  a[3] = mxCreateDoubleMatrix(n, 1, mxREAL);
+  a[4] = mxCreateDoubleMatrix(1, ndims, mxREAL);
+  a[5] = mxCreateDoubleMatrix(n, 2, mxREAL);
+  for (k = root->first; k; k = t->node[k - 1].next) {
+    const jnode *e = &t->node[k - 1], *dt, *sh, *off, *d;
+    const char *name = t->text + e->key;
+    double count = 1;
+    int j, type = -1;
+    if (e == meta) continue;
+    if (e->type != J_OBJ || !(dt = member(t, e, "dtype")) || !(sh = member(t, e, "shape")) ||
+        !(off = member(t, e, "data_offsets"))) {
+      fail("entry \"%.60s\" lacks dtype, shape or data_offsets", name);
+      goto bad;
+    }
+    if (dt->type == J_STR)
+      for (j = 0; j < (int)(sizeof st_size / sizeof *st_size); j++)
+        if (!strcmp(t->text + dt->str, st_dtype[j]) && strlen(st_dtype[j]) == dt->len) type = j;
+    if (type < 0) {
+      fail("entry \"%.60s\": dtype %s%.20s%s is not supported (F16, BF16, F32, F64, I8, U8, I16, "
+           "U16, I32, U32, I64, U64, BOOL)", name, dt->type == J_STR ? "\"" : "",
+           dt->type == J_STR ? t->text + dt->str : "(not a string)", dt->type == J_STR ? "\"" : "");
+      goto bad;
+    }
+    if (sh->type != J_ARR) { fail("entry \"%.60s\": shape is not a list of integers", name); goto bad; }
+    for (d = sh->first ? &t->node[sh->first - 1] : NULL; d; d = d->next ? &t->node[d->next - 1] : NULL) {
+      if (!is_count(d)) { fail("entry \"%.60s\": shape is not a list of integers", name); goto bad; }
+      mxGetPr(a[4])[m++] = d->num;
+      count *= d->num;
+    }
+    if (off->type != J_ARR || off->count != 2 || !is_count(&t->node[off->first - 1]) ||
+        !is_count(&t->node[off->last - 1])) {
+      fail("entry \"%.60s\": data_offsets is not two integers", name);
+      goto bad;
+    }
+    sp[i].begin = t->node[off->first - 1].num;
+    sp[i].end = t->node[off->last - 1].num;
+    sp[i].i = k;
+    if (sp[i].end < sp[i].begin || sp[i].end - sp[i].begin != count * st_size[type]) {
+      fail("entry \"%.60s\": data_offsets [%.0f, %.0f] hold %.0f bytes, shape and dtype need %.0f",
+           name, sp[i].begin, sp[i].end, sp[i].end - sp[i].begin, count * st_size[type]);
+      goto bad;
+    }
+    memcpy((char *)mxGetData(a[0]) + at, name, e->klen);
+    at += e->klen;
+    mxGetPr(a[1])[i] = (double)e->klen;
+    mxGetPr(a[2])[i] = type + 1;
+    mxGetPr(a[3])[i] = (double)sh->count;
+    mxGetPr(a[5])[i] = sp[i].begin;
+    mxGetPr(a[5])[i + n] = sp[i].end;
+    i++;
+  }
+  /* in offset order the tensors tile the buffer: no gap, no overlap */
+  qsort(sp, n, sizeof *sp, span_cmp);
+  for (i = 0; i < n; i++) {
+    const char *name = t->text + t->node[sp[i].i - 1].key;
+    if (sp[i].begin != pos) {
+      fail("entry \"%.60s\": data_offsets [%.0f, %.0f] %s", name, sp[i].begin, sp[i].end,
+           sp[i].begin < pos ? "overlap another tensor" : "leave a gap before them");
+      goto bad;
+    }
+    if (sp[i].end > buffer_bytes) {
+      fail("entry \"%.60s\": data_offsets [%.0f, %.0f] outside the %.0f-byte buffer", name,
+           sp[i].begin, sp[i].end, buffer_bytes);
+      goto bad;
+    }
+    pos = sp[i].end;
+  }
+  if (pos != buffer_bytes) {
+    fail("the tensors end at byte %.0f of the %.0f-byte buffer", pos, buffer_bytes);
+    goto bad;
+  }
+  free(sp);
+  *out = mxCreateStructMatrix(1, 1, 6, fields);
+  for (i = 0; i < 6; i++) mxSetFieldByNumber(*out, 0, (int)i, a[i]);
+  return 0;
+bad:
+  free(sp);
+  for (i = 0; i < 6; i++) mxDestroyArray(a[i]);
+  return -1;
 }
 
 /* ---- dispatch ----------------------------------------------------------- */
@@ -516,9 +712,15 @@ void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     plhs[0] = mxCreateDoubleScalar(crc32_of(in, n, prev));
     return;
   }
-  if (!strcmp(op, "json")) {
-    const double depth = nrhs > 3 ? mxGetScalar(prhs[3]) : 64;
-    rc = json_parse(in, n, depth >= 1 && depth <= 10000 ? (int)depth : 64, &out);
+  if (!strcmp(op, "json") || !strcmp(op, "safetensors")) {
+    const double arg = nrhs > 3 ? mxGetScalar(prhs[3]) : 0;
+    jtree t;
+    rc = json_parse(&t, in, n, op[0] == 'j' && arg >= 1 && arg <= 1000 ? (int)arg : 64);
+    if (!rc) {
+      if (op[0] == 'j') out = json_value(&t, 1);
+      else rc = safetensors_header(&t, arg, &out);
+      jtree_free(&t);
+    }
   } else if (!strcmp(op, "deflate") || !strcmp(op, "inflate")) {
 #ifdef LA_HAVE_ZLIB
     if (op[0] == 'd') rc = deflate_to(in, n, &out);

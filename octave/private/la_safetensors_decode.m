@@ -9,10 +9,12 @@
 %   Field names are the tensor names exactly as written ("do" stays do:
 %   s.("do")).  dtypes: a struct of the numpy names of the stored types.
 %   Read as the safetensors library reads: the header at most 100 MB and
-%   starting with '{', JSON without duplicate keys (la_json_decode), dtype
-%   one of its exact names, shape a list of integers, data_offsets two
-%   integers, and the tensors, in offset order, tiling the buffer with no
-%   gap, overlap or byte left over.  Anything else is 'la:badFile'.
+%   starting with '{', JSON without duplicate keys, nested at most 64
+%   deep, each dtype one of its exact names, shape a list of integers,
+%   data_offsets two integers spanning exactly shape x dtype bytes, and the
+%   tensors, in offset order, tiling the buffer with no gap, overlap or
+%   byte left over (la_mex ('file', 'safetensors'), la_mex_zlib.c).
+%   Anything else is a 'la:badFile' error.
 
 function [s, dtypes] = la_safetensors_decode (bytes, file)
   bytes = uint8 (bytes(:)');
@@ -27,88 +29,52 @@ function [s, dtypes] = la_safetensors_decode (bytes, file)
   elseif (hlen < 2 || bytes(9) ~= '{')
     la_bad_file (file, 'header does not start with ''{''');
   end
-  header = la_json_decode (bytes(9:8 + hlen), file);
-  buffer = bytes(9 + hlen:end);
-  st_names = {'F16', 'BF16', 'F32', 'F64', 'I8', 'U8', 'I16', 'U16', 'I32', 'U32', 'I64', 'U64', 'BOOL'};
+  [h, err] = la_mex ('file', 'safetensors', bytes(9:8 + hlen), numel (bytes) - 8 - hlen);
+  if (~isempty (err))
+    la_bad_file (file, 'header: %s', err);
+  end
+  start = 8 + hlen;
   np_names = {'float16', 'bfloat16', 'float32', 'float64', 'int8', 'uint8', 'int16', ...
               'uint16', 'int32', 'uint32', 'int64', 'uint64', 'bool'};
-  names = fieldnames (header);
-  if (isfield (header, '__metadata__'))
-    meta = header.('__metadata__');
-    if (~isstruct (meta) || ~all (cellfun (@ischar, struct2cell (meta))))
-      la_bad_file (file, '__metadata__ is not an object of strings');
+  classes = {'uint16', 'uint16', 'single', 'double', 'int8', 'uint8', 'int16', ...
+             'uint16', 'int32', 'uint32', 'int64', 'uint64', 'uint8'};
+  % one typecast per dtype over the bytes of all its tensors (they tile
+  % the buffer), split by element counts; sizes were checked in the MEX
+  buffer = bytes(start + 1:end);
+  names = mat2cell (char (h.name), 1, h.name_len);
+  n = numel (names);
+  values = cell (n, 1);
+  sizes = [2 2 4 8 1 1 2 2 4 4 8 8 1];
+  [~, order] = sort (h.offsets(:, 1));
+  for d = unique (h.dtype(:))'
+    g = order(h.dtype(order) == d);
+    edge = accumarray ([h.offsets(g, 1); h.offsets(g, 2)] + 1, [ones(numel (g), 1); -ones(numel (g), 1)], ...
+                       [numel(buffer) + 1, 1]);
+    x = typecast (buffer(cumsum (edge(1:end - 1)) > 0), classes{d});
+    if (d == 1)
+      x = la_half_to_single (x);
+    elseif (d == 2)
+      x = typecast (bitshift (uint32 (x), 16), 'single');
+    elseif (d == 13)
+      x = (x ~= 0);
     end
-    names = names(~strcmp (names, '__metadata__'));
+    values(g) = mat2cell (x(:), (h.offsets(g, 2) - h.offsets(g, 1)) / sizes(d), 1);
   end
-  entries = cellfun (@(n) header.(n), names, 'UniformOutput', false);
-  offsets = zeros (numel (names), 2);
-  types = zeros (numel (names), 1);
-  for i = 1:numel (names)
-    e = entries{i};
-    name = names{i};
-    if (~isstruct (e) || ~all (isfield (e, {'dtype', 'shape', 'data_offsets'})))
-      la_bad_file (file, 'entry "%s" lacks dtype, shape or data_offsets', name);
+  % a 1-D tensor is the column it already is, 0-D a scalar; the rest take
+  % their shape (row-major)
+  shapes = mat2cell (h.dims, 1, h.ndims);
+  for i = find (h.ndims(:)' > 1)
+    shape = shapes{i};
+    try
+      values{i} = permute (reshape (values{i}, fliplr (shape)), numel (shape):-1:1);
+    catch e
+      la_bad_file (file, 'entry "%s": cannot hold shape [%s] (%s)', names{i}, num2str (shape), e.message);
     end
-    if (ischar (e.dtype))
-      types(i) = max ([0, find(strcmp (e.dtype, st_names), 1)]);
-    end
-    if (types(i) == 0)
-      la_bad_file (file, 'entry "%s": dtype %s is not supported (%s)', name, ...
-                   disp_value (e.dtype), strjoin (st_names, ', '));
-    end
-    if (~is_int_list (e.shape))
-      la_bad_file (file, 'entry "%s": shape is not a list of integers', name);
-    end
-    if (~is_int_list (e.data_offsets) || numel (e.data_offsets) ~= 2)
-      la_bad_file (file, 'entry "%s": data_offsets is not two integers', name);
-    end
-    offsets(i, :) = [e.data_offsets{:}];
   end
-  % the tensors must tile the buffer: sorted by start, each begins where
-  % the one before ends, the last ends at the buffer's end
-  [~, order] = sortrows (offsets);
-  pos = 0;
-  for i = order'
-    if (offsets(i, 1) ~= pos || offsets(i, 2) < offsets(i, 1))
-      la_bad_file (file, 'entry "%s": data_offsets [%.0f, %.0f] %s', names{i}, offsets(i, :), ...
-                   ternary (offsets(i, 1) < pos, 'overlap another tensor', 'leave a gap'));
-    elseif (offsets(i, 2) > numel (buffer))
-      la_bad_file (file, 'entry "%s": data_offsets [%.0f, %.0f] outside the %d-byte buffer', ...
-                   names{i}, offsets(i, :), numel (buffer));
-    end
-    pos = offsets(i, 2);
-  end
-  if (pos ~= numel (buffer))
-    la_bad_file (file, 'the tensors end at byte %.0f of the %d-byte buffer', pos, numel (buffer));
-  end
-  s = struct ();
-  dtypes = struct ();
-  for i = 1:numel (names)
-    name = names{i};
-    s.(name) = la_bytes_to_array (buffer(offsets(i, 1) + 1:offsets(i, 2)), np_names{types(i)}, ...
-                                  false, [entries{i}.shape{:}], true, file, ['entry "' name '"']);
-    dtypes.(name) = np_names{types(i)};
-  end
-end
-
-function tf = is_int_list (v)
-  % a JSON list of non-negative integers (la_json_decode gives a cell)
-  tf = iscell (v) && all (cellfun (@(x) isnumeric (x) && isscalar (x) && x >= 0 && x == fix (x) ...
-                                         && x < flintmax (), v));
-end
-
-function t = ternary (c, a, b)
-  if (c)
-    t = a;
-  else
-    t = b;
-  end
-end
-
-function t = disp_value (v)
-  if (ischar (v))
-    t = ['"' v '"'];
-  else
-    t = ['of class ' class(v)];
+  s = cell2struct (values, names(:), 1);
+  dtypes = cell2struct (np_names(h.dtype)', names(:), 1);
+  if (n == 0)
+    s = struct ();
+    dtypes = struct ();
   end
 end
