@@ -19,7 +19,7 @@
 function [x, dtype] = la_npy_decode (bytes, file)
   bytes = uint8 (bytes(:)');
   magic = uint8 ([147 double('NUMPY')]);
-  if (numel (bytes) < 10 || ~isequal (bytes(1:6), magic))
+  if (numel (bytes) < 10 || any (bytes(1:6) ~= magic))
     la_bad_file (file, 'not a .npy file (no \\x93NUMPY magic)');
   end
   major = bytes(7);
@@ -45,9 +45,28 @@ function [x, dtype] = la_npy_decode (bytes, file)
   if (any (header > 127))
     la_bad_file (file, 'the header is not ASCII');
   end
-  [descr, c_order, shape] = parse_header (char (header), major < 3, file);
+  [descr, c_order, shape] = canonical_header (char (header));
+  if (isempty (descr))
+    [descr, c_order, shape] = parse_header (char (header), major < 3, file);
+  end
   [dtype, big] = descr_dtype (descr, file);
   x = la_bytes_to_array (bytes(hstart + hlen:end), dtype, big, shape, c_order, file, 'data');
+end
+
+function [descr, c_order, shape] = canonical_header (header)
+  % the header exactly as numpy writes it (one of each key, in its order):
+  % read at once; descr = '' for any other header
+  descr = '';
+  c_order = true;
+  shape = [];
+  tok = regexp (header, ['^\{''descr'': ''([<>|=]?[a-zA-Z]\d+|bfloat16)'', ''fortran_order'': (True|False), ' ...
+                         '''shape'': \((|[1-9]\d*,|0,|(?:(?:[1-9]\d*|0), )+(?:[1-9]\d*|0))\), \} *\n$'], ...
+                'tokens', 'once');
+  if (~isempty (tok) && sum (tok{3} == ',') < 64)
+    descr = tok{1};
+    c_order = strcmp (tok{2}, 'False');
+    shape = sscanf (tok{3}, '%d,')';
+  end
 end
 
 function [descr, c_order, shape] = parse_header (header, old_ints, file)
@@ -149,20 +168,19 @@ end
 function [dtype, big] = descr_dtype (descr, file)
   % byte order ('<' little, '>' big, '|' and '=' none or native), kind
   % and size, exactly; '<V2' and 'bfloat16' are bfloat16 (ml_dtypes)
-  if (strcmp (descr, 'bfloat16'))
-    dtype = 'bfloat16';
-    big = false;
-    return;
-  end
-  tok = regexp (descr, '^([<>|=]?)([fiubV])(\d+)$', 'tokens', 'once');
-  if (isempty (tok))
-    la_bad_file (file, 'unsupported descr ''%s''', descr);
-  end
-  big = strcmp (tok{1}, '>');
-  code = [tok{2} tok{3}];
   codes = {'f2', 'f4', 'f8', 'i1', 'u1', 'i2', 'u2', 'i4', 'u4', 'i8', 'u8', 'b1', 'V2'};
   names = {'float16', 'float32', 'float64', 'int8', 'uint8', 'int16', 'uint16', ...
            'int32', 'uint32', 'int64', 'uint64', 'bool', 'bfloat16'};
+  big = false;
+  if (strcmp (descr, 'bfloat16'))
+    dtype = 'bfloat16';
+    return;
+  end
+  code = descr;
+  if (numel (descr) == 3 && any (descr(1) == '<>|='))
+    big = (descr(1) == '>');
+    code = descr(2:3);
+  end
   i = find (strcmp (code, codes), 1);
   if (isempty (i))
     la_bad_file (file, 'unsupported descr ''%s''', descr);

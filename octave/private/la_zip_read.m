@@ -12,7 +12,9 @@
 %   directory's entries fit in its bytes, members lie inside the archive
 %   without overlapping, a stored member's two sizes agree, a deflated
 %   member claims at most 1032 bytes per compressed byte (deflate's
-%   ceiling), and the total claimed fits in the memory available.  A
+%   ceiling), the total claimed fits in the memory available, and there
+%   are at most 4096 members (each costs milliseconds in Octave;
+%   numpy's savez of a dump writes tens).  A
 %   name twice, an encrypted member, another method, or an archive cut
 %   short is a 'la:badFile' error.  A MEX built without zlib (build_mex.m)
 %   refuses deflated members with that reason.
@@ -22,35 +24,45 @@ function [names, data] = la_zip_read (bytes, file)
   [count, cd_pos, cd_size] = end_record (bytes, file);
   if (count * 46 > cd_size)
     la_bad_file (file, 'zip directory of %.0f bytes cannot hold %.0f entries', cd_size, count);
+  elseif (count > 4096)
+    la_bad_file (file, '%.0f members, more than this reader takes (4096)', count);
   end
   names = cell (1, count);
   info = zeros (count, 7);   % method, crc, csize, usize, data start, local start, flags
   pos = cd_pos;
   for i = 1:count
-    need (bytes, pos, 46, file);
-    if (u32 (bytes, pos) ~= hex2dec ('02014b50'))
+    % the 46-byte entry as 23 little-endian 16-bit words (w(k) holds
+    % bytes 2k-1, 2k); signatures 0x02014b50, 0x04034b50
+    if (pos + 45 > numel (bytes))
+      need (bytes, pos, 46, file);
+    end
+    w = double (typecast (bytes(pos:pos + 45), 'uint16'));
+    if (w(1) ~= 19280 || w(2) ~= 513)
       la_bad_file (file, 'broken zip central directory');
     end
-    flags = u16 (bytes, pos + 8);
-    method = u16 (bytes, pos + 10);
-    crc = u32 (bytes, pos + 16);
-    csize = u32 (bytes, pos + 20);
-    usize = u32 (bytes, pos + 24);
-    nlen = u16 (bytes, pos + 28);
-    xlen = u16 (bytes, pos + 30);
-    clen = u16 (bytes, pos + 32);
-    loc = u32 (bytes, pos + 42);
-    need (bytes, pos + 46, nlen + xlen + clen, file);
+    nlen = w(15);
+    xlen = w(16);
+    clen = w(17);
+    csize = w(11) + 65536 * w(12);
+    usize = w(13) + 65536 * w(14);
+    loc = w(22) + 65536 * w(23);
+    if (pos + 45 + nlen + xlen + clen > numel (bytes))
+      need (bytes, pos + 46, nlen + xlen + clen, file);
+    end
     names{i} = char (bytes(pos + 46:pos + 45 + nlen));
-    extra = bytes(pos + 46 + nlen:pos + 45 + nlen + xlen);
-    [usize, csize, loc] = zip64_sizes (extra, usize, csize, loc);
-    need (bytes, loc + 1, 30, file);
-    if (u32 (bytes, loc + 1) ~= hex2dec ('04034b50'))
+    if (xlen > 0)
+      [usize, csize, loc] = zip64_sizes (bytes(pos + 46 + nlen:pos + 45 + nlen + xlen), usize, csize, loc);
+    end
+    if (loc + 30 > numel (bytes))
+      need (bytes, loc + 1, 30, file);
+    end
+    lw = double (typecast (bytes(loc + 1:loc + 30), 'uint16'));
+    if (lw(1) ~= 19280 || lw(2) ~= 1027)
       la_bad_file (file, 'member %s: broken local header', names{i});
     end
-    start = loc + 31 + u16 (bytes, loc + 27) + u16 (bytes, loc + 29);
+    start = loc + 31 + lw(14) + lw(15);
     need (bytes, start, csize, file);
-    info(i, :) = [method, crc, csize, usize, start, loc + 1, flags];
+    info(i, :) = [w(6), w(9) + 65536 * w(10), csize, usize, start, loc + 1, w(5)];
     pos = pos + 46 + nlen + xlen + clen;
   end
   check_members (names, info, cd_pos, file);
@@ -130,12 +142,12 @@ function [count, cd_pos, cd_size] = end_record (bytes, file)
   if (count == 65535 || cd_size == 2 ^ 32 - 1 || cd_pos == 2 ^ 32)
     loc = eocd - 20;
     need (bytes, loc, 20, file);
-    if (u32 (bytes, loc) ~= hex2dec ('07064b50'))
+    if (u32 (bytes, loc) ~= 117853008)
       la_bad_file (file, 'zip64 end record locator missing');
     end
     rec = u64 (bytes, loc + 8) + 1;
     need (bytes, rec, 56, file);
-    if (u32 (bytes, rec) ~= hex2dec ('06064b50'))
+    if (u32 (bytes, rec) ~= 101075792)
       la_bad_file (file, 'broken zip64 end record');
     end
     count = u64 (bytes, rec + 32);
