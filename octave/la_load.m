@@ -89,12 +89,6 @@ end
 function [s, dtypes] = load_npz (file)
   [names, data] = la_zip_read (la_read_file (file), file);
   keys = regexprep (names, '\.npy$', '');
-  [sorted, k] = sort (keys);
-  twice = find (strcmp (sorted(1:end - 1), sorted(2:end)), 1);
-  if (~isempty (twice))
-    la_bad_file (file, 'members %s and %s are both array ''%s''', ...
-                 names{k(twice)}, names{k(twice + 1)}, sorted{twice});
-  end
   s = struct ();
   dtypes = struct ();
   for i = 1:numel (names)

@@ -65,7 +65,7 @@ function [descr, c_order, shape] = canonical_header (header)
   if (~isempty (tok) && sum (tok{3} == ',') < 64)
     descr = tok{1};
     c_order = strcmp (tok{2}, 'False');
-    shape = sscanf (tok{3}, '%d,')';
+    shape = sscanf (tok{3}, '%f,')';    % exact to 2^53; larger is refused later
   end
 end
 

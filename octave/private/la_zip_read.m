@@ -16,7 +16,8 @@
 %   are at most 4096 members (each costs milliseconds in Octave;
 %   numpy's savez of a dump writes tens).  A
 %   name twice, an encrypted member, another method, or an archive cut
-%   short is a 'la:badFile' error.  A MEX built without zlib (build_mex.m)
+%   short, or two members that np.load would key alike (q.npy and q) is a
+%   'la:badFile' error.  A MEX built without zlib (build_mex.m)
 %   refuses deflated members with that reason.
 
 function [names, data] = la_zip_read (bytes, file)
@@ -78,6 +79,15 @@ function check_members (names, info, cd_pos, file)
   twice = find (strcmp (sorted(1:end - 1), sorted(2:end)), 1);
   if (~isempty (twice))
     la_bad_file (file, 'member %s appears twice', sorted{twice});
+  end
+  % members are arrays by their names without ".npy", as numpy's NpzFile
+  % keys them: q.npy and q would be the same array
+  keys = regexprep (names, '\.npy$', '');
+  [sorted, k] = sort (keys);
+  twice = find (strcmp (sorted(1:end - 1), sorted(2:end)), 1);
+  if (~isempty (twice))
+    la_bad_file (file, 'members %s and %s are both array ''%s''', ...
+                 names{k(twice)}, names{k(twice + 1)}, sorted{twice});
   end
   if (any (bitand (info(:, 7), 1)))
     la_bad_file (file, 'encrypted members are not supported');

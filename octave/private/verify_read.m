@@ -86,7 +86,8 @@ function meta = read_meta (mfile)
   keys = fieldnames (meta);
   for i = 1:numel (keys)
     v = meta.(keys{i});
-    if (iscell (v))
+    listed = iscell (v);
+    if (listed)
       if (~all (cellfun (@(x) isnumeric (x) && isscalar (x), v)))
         la_bad_file (mfile, '"%s": a list of numbers expected', keys{i});
       end
@@ -95,9 +96,9 @@ function meta = read_meta (mfile)
     elseif (isstruct (v))
       la_bad_file (mfile, '"%s": an object where a value is expected', keys{i});
     end
-    if (any (strcmp (keys{i}, booleans)) && ~(isscalar (v) && (islogical (v) || isnumeric (v))))
+    if (any (strcmp (keys{i}, booleans)) && (listed || ~(isscalar (v) && (islogical (v) || isnumeric (v)))))
       la_bad_file (mfile, '"%s" must be true or false', keys{i});
-    elseif (any (strcmp (keys{i}, numbers)) && ~(isempty (v) || (isscalar (v) && isnumeric (v))))
+    elseif (any (strcmp (keys{i}, numbers)) && (listed || ~(isempty (v) || (isscalar (v) && isnumeric (v)))))
       la_bad_file (mfile, '"%s" must be a number (or null)', keys{i});
     elseif (strcmp (keys{i}, 'dtype') && ~ischar (v))
       la_bad_file (mfile, '"dtype" must be a string such as "bfloat16"');
