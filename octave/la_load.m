@@ -112,3 +112,48 @@ function [s, dtypes] = load_mat (file)
     dtypes.(names{i}) = 'mat';
   end
 end
+
+%!test
+%! % round trips through every format; names kept exactly ("do", "a-b")
+%! d = tempname ();  mkdir (d);
+%! s = struct ('q', reshape (single (1:24), 2, 3, 4), 'i', int64 ([-2; 5]), 'b', [true; false]);
+%! s.("do") = [1 2 3];  s.("a-b") = 7;
+%! for ext = {'.npz', '.safetensors', '.mat'}
+%!   [t, dt] = la_load (la_save (fullfile (d, ['x' ext{1}]), s));
+%!   assert (t, s);
+%! end
+%! assert (dt.("do"), 'mat');
+%! [t, dt] = la_load (la_save (fullfile (d, 'do.npy'), [1; 2]));
+%! assert (t.("do"), [1; 2]);  assert (dt.("do"), 'float64');
+
+%!test
+%! % deflated .npz (savez_compressed) read back, CRC checked
+%! f = [tempname() '.npz'];
+%! s = struct ('x', randn (3, 4, 5), 'y', zeros (100, 1, 'int32'));
+%! assert (la_load (la_save (f, s, 'Compress', true)), s);
+%! delete (f);
+
+%!test
+%! % 'double' widens every class
+%! f = la_save ([tempname() '.safetensors'], struct ('a', single ([1 2]), 'b', int32 (3)));
+%! s = la_load (f, 'double');
+%! assert (class (s.a), 'double');  assert (s.b, 3);
+%! delete (f);
+
+%!test
+%! % a truncated file: la:badFile naming the function and the file
+%! f = la_save ([tempname() '.npy'], 1:10);
+%! fid = fopen (f, 'r+');  fseek (fid, 0, 'bof');  b = fread (fid, Inf, 'uint8=>uint8');  fclose (fid);
+%! fid = fopen (f, 'w');  fwrite (fid, b(1:end - 8));  fclose (fid);
+%! try
+%!   la_load (f);
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'la:badFile');
+%!   assert (strncmp (err.message, ['la_load: ' f], numel (f) + 9), err.message);
+%! end
+%! delete (f);
+
+%!error <la_load: needs a file name> la_load ()
+%!error <unknown extension> la_load ('x.txt')
+%!error <cannot open> la_load ('/nonexistent/file.npy')

@@ -258,3 +258,50 @@ function remove_if_there (tmp)
     delete (tmp);
   end
 end
+
+%!test
+%! % returns the file; la_load (la_save (f, s)) is s
+%! f = [tempname() '.npz'];
+%! s = struct ('q', randn (2, 3, 4), 'n', int32 ([1; 2; 3]));
+%! assert (la_save (f, s), f);
+%! assert (la_load (la_save (f, s)), s);
+%! delete (f);
+
+%!test
+%! % shapes: an n x 1 column is 1-D (n,), a 1 x n row (1, n), as numpy reads them
+%! d = tempname ();  mkdir (d);
+%! f = la_save (fullfile (d, 'c.npy'), (1:3)');
+%! fid = fopen (f);  h = char (fread (fid, 128)');  fclose (fid);
+%! assert (~isempty (strfind (h, '''shape'': (3,)')));
+%! f = la_save (fullfile (d, 'r.npy'), 1:3);
+%! fid = fopen (f);  h = char (fread (fid, 128)');  fclose (fid);
+%! assert (~isempty (strfind (h, '''shape'': (1, 3)')));
+%! s = la_load (f);  assert (s.r, 1:3);
+%! f = la_save (fullfile (d, 's.safetensors'), struct ('c', (1:3)', 'r', 1:3, 'x', 5));
+%! fid = fopen (f);  h = char (fread (fid, 200)');  fclose (fid);
+%! assert (~isempty (strfind (h, '"c":{"dtype":"F64","shape":[3]')));
+%! assert (~isempty (strfind (h, '"r":{"dtype":"F64","shape":[1,3]')));
+%! assert (~isempty (strfind (h, '"x":{"dtype":"F64","shape":[]')));
+
+%!test
+%! % bfloat16 rounds to nearest even; names with quotes are escaped
+%! f = [tempname() '.safetensors'];
+%! s = struct ();  s.('a"b') = [1, 1 + 2^-8, 1 + 3 * 2^-8];
+%! t = la_load (la_save (f, s, 'bfloat16'));
+%! assert (double (t.('a"b')), [1, 1, 1 + 2^-6]);
+%! delete (f);
+
+%!test
+%! % a failed save leaves no file and no temporary behind
+%! d = tempname ();  mkdir (d);
+%! try
+%!   la_save (fullfile (d, 'x.npz'), struct ('a', 1, 'b', {{2}}));
+%! catch err
+%!   assert (err.identifier, 'la:badFile');
+%! end
+%! assert (numel (dir (d)), 2);
+
+%!error <needs a file and the arrays> la_save ('x.npy')
+%!error <holds one array> la_save ([tempname() '.npy'], struct ('a', 1, 'b', 2))
+%!error <'Compress' applies to .npz only> la_save ([tempname() '.npy'], 1, 'Compress', true)
+%!error <unknown extension> la_save ('x.txt', 1)
