@@ -153,3 +153,21 @@
 
 %!error id=la:badFile la_load ('/nonexistent/file.npy')
 %!error <unknown extension> la_load ('x.txt')
+
+%!test
+%! % docs/verify.md's PyTorch recipe (save_file of torch tensors) with a
+%! % tensor named do: read as do, values and dtypes as written
+%! f = [tempname() '.safetensors'];
+%! here = fileparts (which ('test_tensor_files'));
+%! [status, out] = system (sprintf ('/usr/bin/python3 %s %s 2>&1', ...
+%!                         fullfile (here, 'python', 'write_torch_safetensors.py'), f));
+%! assert (status, 0, out);
+%! [s, dt] = la_load (f);
+%! assert (sort (fieldnames (s)), sort ({'q'; 'k'; 'o'; 'do'; 'cu_seqlens'}));
+%! v = @(varargin) permute (reshape ((0:prod ([varargin{:}]) - 1) / 4 - 1, fliplr ([varargin{:}])), ...
+%!                          numel (varargin):-1:1);
+%! assert (s.("do"), single (2 * v (1, 8, 2, 3)));
+%! assert (s.q, single (v (1, 8, 2, 4)));
+%! assert (dt.q, 'bfloat16');  assert (dt.("do"), 'float32');
+%! assert (s.cu_seqlens, int64 ([0; 8]));
+%! delete (f);
