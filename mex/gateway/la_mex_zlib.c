@@ -8,6 +8,7 @@
  *   [v, err] = la_mex('file', 'json', bytes, depth)  parse one JSON text
  *   [h, err] = la_mex('file', 'safetensors', header, buffer_bytes)
  *                                  a safetensors header, checked
+ *   y = la_mex('file', 'reverse', bytes, shape, esz)  row-major -> column-major
  *   tf = la_mex('file', 'zlib')                   built with zlib?
  *   n = la_mex('file', 'mem_available')           bytes (-1: unknown)
  *
@@ -679,6 +680,64 @@ bad:
   return -1;
 }
 
+/* ---- axis reversal ------------------------------------------------------ */
+
+/* in: a row-major array of shape s[0..n-1] (s[n-1] fastest), elements of
+ * esz bytes; out: the same array column-major (s[0] fastest), i.e. the
+ * axes reversed.  For each index of the middle axes, a tiled transpose of
+ * the first axis against the last, so that reads and writes stay in
+ * cache whatever the shape. */
+static void reverse_axes(const unsigned char *in, unsigned char *out, const size_t *s, int n, size_t esz)
+{
+  size_t A = s[0], C = n > 1 ? s[n - 1] : 1, M = 1, mid_in = 0, mid_out = 0, m, idx[64] = {0};
+  int k;
+  if (n > 0 && s[0] == 1) { reverse_axes(in, out, s + 1, n - 1, esz); return; } /* a unit axis moves nothing */
+  if (n > 0 && s[n - 1] == 1) { reverse_axes(in, out, s, n - 1, esz); return; }
+  if (n < 2) { memcpy(out, in, (n ? A : 1) * esz); return; }
+  for (k = 1; k < n - 1; k++) M *= s[k];
+  if (A < 16 && n > 2) {
+    /* a short first axis (a batch of 2): each of its slices reversed on
+     * its own, then interleaved with stride A */
+    const size_t sub = M * C;
+    unsigned char *tmp = malloc(sub * esz);
+    size_t i, j;
+    if (tmp) {
+      for (i = 0; i < A; i++) {
+        reverse_axes(in + i * sub * esz, tmp, s + 1, n - 1, esz);
+        for (j = 0; j < sub; j++) memcpy(out + (i + A * j) * esz, tmp + j * esz, esz);
+      }
+      free(tmp);
+      return;
+    }
+  }
+  for (m = 0; m < M; m++) {
+    size_t i0, c0, i, c;
+    /* offsets of this middle index: in row-major (s[n-2] fastest), out column-major (s[1] fastest) */
+    mid_in = 0; mid_out = 0;
+    for (k = 1; k < n - 1; k++) mid_in = mid_in * s[k] + idx[k];
+    for (k = n - 2; k >= 1; k--) mid_out = mid_out * s[k] + idx[k];
+    for (i0 = 0; i0 < A; i0 += 32)
+      for (c0 = 0; c0 < C; c0 += 32) {
+        const size_t i1 = i0 + 32 < A ? i0 + 32 : A, c1 = c0 + 32 < C ? c0 + 32 : C;
+        for (c = c0; c < c1; c++)
+          for (i = i0; i < i1; i++) {
+            const unsigned char *src = in + ((i * M + mid_in) * C + c) * esz;
+            unsigned char *dst = out + (i + A * (mid_out + M * c)) * esz;
+            switch (esz) {
+            case 8: memcpy(dst, src, 8); break;
+            case 4: memcpy(dst, src, 4); break;
+            case 2: memcpy(dst, src, 2); break;
+            default: *dst = *src;
+            }
+          }
+      }
+    for (k = n - 2; k >= 1; k--) { /* next middle index, last middle axis fastest */
+      if (++idx[k] < s[k]) break;
+      idx[k] = 0;
+    }
+  }
+}
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -710,6 +769,22 @@ void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     if (!(prev >= 0 && prev < 4294967296.0 && prev == (double)(uint32_t)prev))
       mexErrMsgIdAndTxt("kda:internal", "la_mex: 'crc32' continues from a CRC in [0, 2^32)");
     plhs[0] = mxCreateDoubleScalar(crc32_of(in, n, prev));
+    return;
+  }
+  if (!strcmp(op, "reverse")) {
+    size_t shape[64], total = 1;
+    const double esz = nrhs > 4 ? mxGetScalar(prhs[4]) : 0;
+    int k, nd = nrhs > 3 ? (int)mxGetNumberOfElements(prhs[3]) : -1;
+    if (nd < 1 || nd > 64 || !mxIsDouble(prhs[3]) || !(esz == 1 || esz == 2 || esz == 4 || esz == 8))
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'reverse' takes bytes, a shape of 1 to 64 axes, 1, 2, 4 or 8");
+    for (k = 0; k < nd; k++) {
+      shape[k] = (size_t)mxGetPr(prhs[3])[k];
+      total *= shape[k];
+    }
+    if (total * (size_t)esz != n)
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'reverse': the shape does not match the bytes");
+    plhs[0] = uint8_row(n);
+    if (n) reverse_axes(in, (unsigned char *)mxGetData(plhs[0]), shape, nd, (size_t)esz);
     return;
   }
   if (!strcmp(op, "json") || !strcmp(op, "safetensors")) {

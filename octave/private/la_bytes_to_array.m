@@ -31,6 +31,12 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
   if (big_endian && nbytes > 1)
     bytes = reshape (flipud (reshape (bytes, nbytes, [])), [], 1);
   end
+  if (c_order && sum (shape > 1) > 1)
+    % row-major to column-major in the MEX (Octave's permute of a large
+    % N-D array is several times slower)
+    bytes = la_mex ('file', 'reverse', bytes', shape, nbytes);
+    c_order = false;
+  end
   if (n == 0)
     x = zeros (0, 1, cls);
   else

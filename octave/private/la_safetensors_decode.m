@@ -48,9 +48,14 @@ function [s, dtypes] = la_safetensors_decode (bytes, file)
   [~, order] = sort (h.offsets(:, 1));
   for d = unique (h.dtype(:))'
     g = order(h.dtype(order) == d);
-    edge = accumarray ([h.offsets(g, 1); h.offsets(g, 2)] + 1, [ones(numel (g), 1); -ones(numel (g), 1)], ...
-                       [numel(buffer) + 1, 1]);
-    x = typecast (buffer(cumsum (edge(1:end - 1)) > 0), classes{d});
+    if (numel (g) <= 64)                 % few tensors: their slices
+      x = typecast (cell2mat (arrayfun (@(i) buffer(h.offsets(i, 1) + 1:h.offsets(i, 2)), g(:)', ...
+                                        'UniformOutput', false)), classes{d});
+    else                                 % many: one mask over the buffer
+      edge = accumarray ([h.offsets(g, 1); h.offsets(g, 2)] + 1, [ones(numel (g), 1); -ones(numel (g), 1)], ...
+                         [numel(buffer) + 1, 1]);
+      x = typecast (buffer(cumsum (edge(1:end - 1)) > 0), classes{d});
+    end
     if (d == 1)
       x = la_half_to_single (x);
     elseif (d == 2)
@@ -66,7 +71,16 @@ function [s, dtypes] = la_safetensors_decode (bytes, file)
   for i = find (h.ndims(:)' > 1)
     shape = shapes{i};
     try
-      values{i} = permute (reshape (values{i}, fliplr (shape)), numel (shape):-1:1);
+      v = values{i};
+      if (sum (shape > 1) > 1)            % row-major to column-major in the MEX
+        if (islogical (v))
+          v = la_mex ('file', 'reverse', uint8 (v(:)'), shape, 1) ~= 0;
+        else
+          b = typecast (v(:)', 'uint8');
+          v = typecast (la_mex ('file', 'reverse', b, shape, numel (b) / numel (v)), class (v));
+        end
+      end
+      values{i} = reshape (v, shape);
     catch e
       la_bad_file (file, 'entry "%s": cannot hold shape [%s] (%s)', names{i}, num2str (shape), e.message);
     end
