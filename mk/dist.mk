@@ -12,17 +12,19 @@ PKG_NAME    := kdagdn-$(PKG_VERSION)
 PKG_TGZ     := $(PKG_NAME).tar.gz
 PKG_STAGE   := $(BUILD)/dist/$(PKG_NAME)
 PKG_M       := $(filter-out octave/private/%,$(wildcard octave/*.m))
+PKG_PRIV_M  := $(wildcard octave/private/*.m)
 
 .PHONY: dist test-pkg clean-dist
 
 dist: $(PKG_TGZ)
 
-$(PKG_TGZ): $(PKG_M) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) LICENSE NEWS.md \
+$(PKG_TGZ): $(PKG_M) $(PKG_PRIV_M) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) LICENSE NEWS.md \
             mk/dist/src-Makefile mk/dist/pkg_roundtrip.m mk/dist.mk
 	@test -n "$(PKG_VERSION)" || { echo "no version in octave/kdagdn_version.m"; exit 1; }
 	rm -rf $(PKG_STAGE) && mkdir -p $(PKG_STAGE)/inst $(PKG_STAGE)/src/core \
 	  $(PKG_STAGE)/src/gateway $(PKG_STAGE)/doc
 	cp $(PKG_M) $(PKG_STAGE)/inst/
+	mkdir -p $(PKG_STAGE)/inst/private && cp $(PKG_PRIV_M) $(PKG_STAGE)/inst/private/
 	cp $(CORE_SRC) $(CORE_HDR) $(PKG_STAGE)/src/core/
 	cp $(GATE_SRC) $(GATE_HDR) $(PKG_STAGE)/src/gateway/
 	cp mk/dist/src-Makefile $(PKG_STAGE)/src/Makefile
