@@ -7,6 +7,7 @@
  *   tf    = la_mex('poll_interrupt', seconds)
  *   was   = la_mex('tuning', name, value)   one switch of la_tuning (tests)
  *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
+ *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c)
  *
  * The first argument names the public function (the octave/ wrappers pass
  * their own name); the rest are that function's arguments.  Built also
@@ -28,6 +29,7 @@
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
 #include "la_mex_watch.h"
+#include "la_mex_zlib.h"
 #include "la_options.h"
 
 #include <stddef.h>
@@ -539,6 +541,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   if (!fn && !strcmp(fname, "tuning")) {
     tuning(nrhs, prhs, plhs);
+    return;
+  }
+  if (!fn && !strcmp(fname, "file")) { /* the tensor files' byte work */
+    la_mex_file(nlhs, plhs, nrhs, prhs);
     return;
   }
   if (!fn && !strcmp(fname, "outputs_like")) {
