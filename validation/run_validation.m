@@ -6,15 +6,17 @@ function ok = run_validation (mode, failfast)
 %   ok = run_validation (...)  true when every check passed
 %   run_validation (mode, 'failfast')  stop after the first section with a
 %                              failed check (make mutants)
+%   LAB_SECTIONS=name,name     in the environment: only those sections
 %
-%   Nine sections: the C core against independent references at hard sizes
+%   Ten sections: the C core against independent references at hard sizes
 %   (and the checkers can fail); every gradient against central finite differences
 %   (double); every numbered equation of docs/ reproduced; precision of
 %   single and double results against an independent plain-Octave double
 %   reference; the cancellation-free gate gradient (46b) at strong gates;
 %   the failure modes of fast kernels (validation/hazards/); precision in
 %   the non-contractive regimes beside cond(I + A_raw); the expected error
-%   of a bf16 / fp16 kernel ('Emulate'); the state maps' merge.  The list
+%   of a bf16 / fp16 kernel ('Emulate'); the state maps' merge; every path on
+%   seeded random configurations (on two threads in make test).  The list
 %   and each section's story are in lab/lab_sections.m.
 %   A row with a bound is a check; a row without one is information and is
 %   not counted.  Writes validation/report/REPORT.md (quick: under
@@ -47,6 +49,10 @@ function ok = run_validation (mode, failfast)
   rand ('state', 42);  randn ('state', 42);    % the same inputs every run
 
   sections = lab_sections ();
+  only = strsplit (getenv ('LAB_SECTIONS'), ',');   % e.g. LAB_SECTIONS=random,gradients
+  if (~isempty (only{1}))
+    sections = sections(ismember ({sections.name}, only));
+  end
   rows = lab_row ();
   figs = struct ('file', {}, 'caption', {}, 'section', {});
   times = zeros (1, numel (sections));
