@@ -22,6 +22,12 @@ function res = lab_random_case (cfg)
 %                           value head, dq / dk summed over the value heads
 %                           of a group here (GVA), la_ratio <= 1e-9
 %     bwd single            single against the double backward, <= 1e-3
+%     verify verdicts       (double, T B <= 1000; with UseQKL2Norm only at
+%                           L2NormEps = 1e-6, FLA's eps, which verify
+%                           assumes) kda_verify / gdn_verify pass a dump of
+%                           the reference's o and S and fail it with one
+%                           entry of o off by a tenth of its rms
+%   The chunked calls ask for Intermediates when cfg.inter.
 %   Only the checks that apply to cfg are made (the chunked paths do not take
 %   GK / GV; the state map is checked in the KV layout without GK / GV).
 
@@ -39,11 +45,18 @@ function res = lab_random_case (cfg)
   end
   for p = 1:numel (paths)
     fwd = [cfg.op '_' paths{p}];
-    [o, S] = feval (fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+    if (cfg.inter && strcmp (paths{p}, 'chunk'))
+      [o, S, ~] = feval (fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:}, 'Intermediates', true);
+    else
+      [o, S] = feval (fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+    end
     res(end+1) = mk (sprintf ('fwd %s (%s)', paths{p}, cfg.cls), max (la_ratio (oR, o), la_ratio (SR, S)), tol_fwd);
   end
   if (~cfg.gkgv && ~cfg.vk)
     res(end+1) = mk (sprintf ('map (%s)', cfg.cls), state_map_error (cfg, P, SR), tol_fwd);
+  end
+  if (~cfg.gkgv && double_ && (~cfg.l2 || cfg.eps == 1e-6) && cfg.T * cfg.B <= 1000)
+    res(end+1) = mk ('verify verdicts', verify_error (cfg, P, oR, SR), 0);
   end
 
   % the backward: random output gradients
@@ -158,7 +171,14 @@ function P = problem (cfg)
   if (cfg.scale > 0)
     args(end+1:end+2) = {'Scale', cfg.scale};
   end
+  if (cfg.eps > 0)
+    args(end+1:end+2) = {'L2NormEps', cfg.eps};
+  end
+  if (cfg.safe)
+    args(end+1:end+2) = {'SafeGate', true};
+  end
   P = rand_problem (cfg.op, args{:});
+  P.inter = cfg.inter;
   P.gk = [];
   P.gv = [];
   if (cfg.gkgv)
@@ -170,7 +190,7 @@ end
 
 % the plain reference: ref_forward, or with GK / GV the loop of (2b)
 function [o, S] = reference (cfg, P)
-  base = P.opts;
+  [~, base] = take_option (P.opts, 'SafeGate');   % the same results without it (docs/api.md)
   if (~cfg.gkgv)
     [o, S] = ref_forward (cfg.op, P.q, P.k, P.v, P.g, P.beta, base{:});
     return;
@@ -261,13 +281,57 @@ function g = grads (bwd, P, dout, dS)
     n = 10;
   end
   g = cell (1, n);
-  [g{:}] = feval (bwd, P.q, P.k, P.v, P.g, P.beta, dout, dS, P.opts{:});
+  if (P.inter && ~isempty (strfind (bwd, 'chunk')))
+    [g{:}] = feval (bwd, P.q, P.k, P.v, P.g, P.beta, dout, dS, P.opts{:}, 'Intermediates', true);
+  else
+    [g{:}] = feval (bwd, P.q, P.k, P.v, P.g, P.beta, dout, dS, P.opts{:});
+  end
+end
+
+% kda_verify / gdn_verify on a dump of the reference's o and final state
+% (double; with UseQKL2Norm only at FLA's eps 1e-6, which verify assumes):
+% it must pass, and fail once one entry of o is off by a tenth
+% of o's rms.  0 when both verdicts are right, else the number wrong.
+function e = verify_error (cfg, P, oR, SR)
+  fla = {'Op', cfg.op, 'StateVFirst', cfg.vk};
+  if (cfg.vk)                     % la_to_fla takes K x V states, v-first or not
+    SR = permute (SR, [2 1 3 4]);
+  end
+  s = struct ('q', la_to_fla ('q', P.q, fla{:}), 'k', la_to_fla ('k', P.k, fla{:}), ...
+              'v', la_to_fla ('v', P.v, fla{:}), 'g', la_to_fla ('g', P.g, fla{:}), ...
+              'beta', la_to_fla ('beta', P.beta, fla{:}), 'o', la_to_fla ('o', oR, fla{:}), ...
+              'ht', la_to_fla ('ht', SR, fla{:}));
+  meta = struct ('dtype', 'float64', 'chunk_size', cfg.C, 'output_final_state', true, ...
+                 'use_qk_l2norm_in_kernel', cfg.l2, 'use_gate_in_kernel', cfg.gik, ...
+                 'use_beta_sigmoid_in_kernel', cfg.bsig, 'allow_neg_eigval', cfg.neg, ...
+                 'state_v_first', cfg.vk, 'safe_gate', cfg.safe);
+  if (cfg.scale > 0),  meta.scale = cfg.scale;  end
+  if (cfg.lb < 0),  meta.lower_bound = cfg.lb;  end
+  if (~isempty (cfg.cu)),  meta.cu_seqlens = cfg.cu;  end
+  S0 = take_option (P.opts, 'InitialState');
+  if (~isempty (S0) && cfg.vk)
+    S0 = permute (S0, [2 1 3 4]);
+  end
+  if (~isempty (S0)),  s.h0 = la_to_fla ('h0', S0, fla{:});  end
+  if (cfg.gik)
+    s.A_log = la_to_fla ('A_log', take_option (P.opts, 'ALog'), fla{:});
+    db = take_option (P.opts, 'DtBias');
+    if (~isempty (db)),  s.dt_bias = la_to_fla ('dt_bias', db, fla{:});  end
+  end
+  s.meta = meta;
+  [ok, rep] = feval ([cfg.op '_verify'], s);
+  if (~ok && getenv ('LAB_RANDOM_DEBUG')), disp (rep.markdown); end
+  i = randi (numel (s.o));
+  s.o(i) = s.o(i) + 0.1 * sqrt (mean (s.o(:) .^ 2));
+  [bad, ~] = feval ([cfg.op '_verify'], s);
+  e = ~ok + bad;
 end
 
 % lab_ref_backward per sequence and value head; GVA: dq, dk of a q/k head
 % are the sums over the value heads that read it
 function g = ref_grads (cfg, P, dout, dS)
-  U = ref_transform (cfg.op, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+  [~, base] = take_option (P.opts, 'SafeGate');
+  U = ref_transform (cfg.op, P.q, P.k, P.v, P.g, P.beta, base{:});
   dq = zeros (size (P.q));  dk = zeros (size (P.k));  dv = zeros (size (P.v));
   dg = zeros (size (P.g));  db = zeros (size (P.beta));
   dSkv = dS;

@@ -8,7 +8,8 @@ function cfg = lab_random_draw (seed, i, threads)
 %   s0 (InitialState), l2 (UseQKL2Norm), gik (GateInKernel), lb (LowerBound
 %   or 0), bsig (BetaSigmoid), neg (AllowNegEigval), vk (StateLayout VK),
 %   scale (Scale or 0: the default), gkgv (GDN's GK and GV: recurrent
-%   only) and seed (the inputs' seed).  Drawn from the space of issue 36:
+%   only), eps (L2NormEps), safe (SafeGate), inter (Intermediates of the
+%   chunked calls) and seed (the inputs' seed).  Drawn from the space of issue 36:
 %   B > 1, V > K, V < K, odd V, T below / at / above one chunk and past one
 %   window of the two-phase schedule (lab_fwd_plan, for `threads`), short
 %   last chunks, varlen batches with length-1 sequences (CuSeqlens must
@@ -24,7 +25,8 @@ function cfg = lab_random_draw (seed, i, threads)
   cfg = struct ('op', pick1 ({'kda', 'gdn'}), 'cls', 'double', 'K', 0, 'V', 0, 'T', 0, ...
                 'H', 1, 'HV', 1, 'B', 1, 'cu', [], 'C', 64, 'gate', 1, 's0', false, ...
                 'l2', false, 'gik', false, 'lb', 0, 'bsig', false, 'neg', false, ...
-                'vk', false, 'scale', 0, 'gkgv', false, 'seed', st);
+                'vk', false, 'scale', 0, 'gkgv', false, 'eps', 0, 'safe', false, ...
+                'inter', false, 'seed', st);
   if (rand < 0.25)
     cfg.cls = 'single';
   end
@@ -57,6 +59,11 @@ function cfg = lab_random_draw (seed, i, threads)
     cfg.scale = 0.3 + rand;
   end
   cfg.gkgv = strcmp (cfg.op, 'gdn') && rand < 0.25;
+  if (cfg.l2)
+    cfg.eps = pick1 ({0, 1e-6, 1e-6, 10 ^ -randi(5)});  % 1e-6: FLA's, what verify assumes
+  end
+  cfg.safe = cfg.lb < 0 && rand < 0.5;
+  cfg.inter = rand < 0.3;
   tclass = pick1 ({'below', 'at', 'above', 'above', 'varlen', 'windows'});
   cfg = shape (cfg, tclass, threads);
 
