@@ -57,7 +57,8 @@ function [rows, figs] = lab_random (mode, figdir)
       if (isnan (v))
         v = Inf;
       end
-      if (v / res(j).bound > kinds(k).value / kinds(k).bound)
+      if (kinds(k).n == 1 || v / max (res(j).bound, realmin) > ...
+                             kinds(k).value / max (kinds(k).bound, realmin))
         kinds(k).value = v;
         kinds(k).worst = lit;
       end

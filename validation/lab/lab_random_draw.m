@@ -74,9 +74,10 @@ function cfg = lab_random_draw (seed, i, threads)
       cfg = shape (cfg, 'above', threads);
     case 2    % V > K directly
       cfg = setf (cfg, 'cls', 'double', 'K', 8, 'V', 21, 'gkgv', false);
-    case 3    % GateInKernel with T B > 256: more than one block of dALog partials
+    case 3    % GateInKernel with T B > 256: more than one block of dALog partials,
+              % large enough (T B HV K V > 2^18) for the heads to run on the threads
       cfg = setf (cfg, 'op', 'kda', 'cls', 'double', 'gik', true, 'B', 2, 'T', 300, ...
-                  'cu', [], 'C', 64, 'K', 6, 'V', 5);
+                  'cu', [], 'C', 64, 'K', 16, 'V', 16, 'H', 1, 'HV', 2, 'gkgv', false);
     case 4    % GDN's GK and GV
       cfg = setf (cfg, 'op', 'gdn', 'cls', 'double', 'gkgv', true, 'B', 2, 'H', 1, 'HV', 2);
     case 5    % two phases: several windows, column blocks with a remainder
