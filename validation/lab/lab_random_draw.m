@@ -78,8 +78,10 @@ function cfg = lab_random_draw (seed, i, threads)
               % large enough (T B HV K V > 2^18) for the heads to run on the threads
       cfg = setf (cfg, 'op', 'kda', 'cls', 'double', 'gik', true, 'B', 2, 'T', 300, ...
                   'cu', [], 'C', 64, 'K', 16, 'V', 16, 'H', 1, 'HV', 2, 'gkgv', false);
-    case 4    % GDN's GK and GV
-      cfg = setf (cfg, 'op', 'gdn', 'cls', 'double', 'gkgv', true, 'B', 2, 'H', 1, 'HV', 2);
+    case 4    % GDN's GK and GV, with an initial state and V a multiple of 4 (the
+              % recurrent forward's direct path, which must not be taken with GV)
+      cfg = setf (cfg, 'op', 'gdn', 'cls', 'double', 'gkgv', true, 'B', 2, 'H', 1, 'HV', 2, ...
+                  'V', 12, 's0', true, 'vk', false);
     case 5    % two phases: several windows, column blocks with a remainder
       cfg = setf (cfg, 'op', 'kda', 'cls', 'double', 'K', 8, 'V', 33, 'H', 3, 'HV', 3, ...
                   'B', 1, 'C', 64, 'gkgv', false, 'l2', false, 'gate', 0.05);
