@@ -10,7 +10,7 @@ function [rows, figs] = lab_random (mode, figdir)
 %   lab_random_case: every forward against the plain reference, the state
 %   map, every backward against finite differences and, without transforms,
 %   against the plain backpropagation of lab_ref_backward.  Seeded
-%   (LAB_RANDOM_SEED, default 36) and sized (LAB_RANDOM_COUNT; quick 40,
+%   (LAB_RANDOM_SEED, default 36) and sized (LAB_RANDOM_COUNT; quick 30,
 %   full 300), so a run is the same wherever the thread count is the same
 %   (the draws aim at the schedule the threads give).  One row per check
 %   kind with its worst configuration; every failure a row of its own whose
@@ -21,7 +21,7 @@ function [rows, figs] = lab_random (mode, figdir)
   sec = 'random';
   count = 300;
   if (strcmp (mode, 'quick'))
-    count = 40;
+    count = 30;
   end
   if (~isempty (getenv ('LAB_RANDOM_COUNT')))
     count = str2double (getenv ('LAB_RANDOM_COUNT'));

@@ -12,6 +12,9 @@ function res = lab_random_case (cfg)
 %                           double, 1e-4 in single
 %     map                   S_T = P S_0 + R of the state map against the
 %                           reference's final state
+%     map bwd vs FD         (double) the state map's backward along a random
+%                           direction per input against central differences
+%                           of the map, bound 1e-6
 %     bwd rec / bwd chunk, vs FD   every gradient (q, k, v, g, beta, S0,
 %                           ALog, DtBias, GK, GV) along two random unit
 %                           directions against central differences of
@@ -54,6 +57,9 @@ function res = lab_random_case (cfg)
   end
   if (~cfg.gkgv && ~cfg.vk)
     res(end+1) = mk (sprintf ('map (%s)', cfg.cls), state_map_error (cfg, P, SR), tol_fwd);
+  end
+  if (~cfg.gkgv && double_)
+    res(end+1) = mk ('map bwd vs FD', state_map_bwd_error (cfg, P), 1e-6);
   end
   if (~cfg.gkgv && double_ && (~cfg.l2 || cfg.eps == 1e-6) && cfg.T * cfg.B <= 1000)
     res(end+1) = mk ('verify verdicts', verify_error (cfg, P, oR, SR), 0);
@@ -235,6 +241,45 @@ function e = state_map_error (cfg, P, SR)
     end
   end
   e = la_ratio (SR, ST);
+end
+
+% the state map's backward against central differences of the map, along
+% one random unit direction per input (k, v, g, beta, ALog, DtBias)
+function e = state_map_bwd_error (cfg, P)
+  [~, rest] = take_option (P.opts, 'InitialState');
+  [~, rest] = take_option (rest, 'Scale');
+  map = [cfg.op '_state_map'];
+  [Pm, Rm] = feval (map, P.q, P.k, P.v, P.g, P.beta, rest{:});
+  WP = randn (size (Pm));
+  WR = randn (size (Rm));
+  d = cell (1, 6);
+  [d{:}] = feval ([map '_bwd'], P.q, P.k, P.v, P.g, P.beta, WP, WR, rest{:});
+  ins = {'k', 'v', 'g', 'beta'};
+  if (cfg.gik)
+    ins(end+1:end+2) = {'ALog', 'DtBias'};
+  end
+  Q = P;
+  Q.opts = rest;
+  e = 0;
+  h = 1e-6;
+  for a = 1:numel (ins)
+    x = get_in (Q, ins{a});
+    dd = randn (size (x));
+    dd = dd / norm (dd(:));
+    [Lp, mp] = map_loss (map, set_in (Q, ins{a}, x + h * dd), WP, WR);
+    [Lm, mm] = map_loss (map, set_in (Q, ins{a}, x - h * dd), WP, WR);
+    fd = (Lp - Lm) / (2 * h);
+    ga = d{a};
+    an = sum (ga(:) .* dd(:));
+    noise = 10 * eps * max (mp, mm) / h;
+    e = max (e, abs (fd - an) / max ([norm(ga(:)), abs(fd), noise / 1e-6]));
+  end
+end
+
+function [L, mag] = map_loss (map, P, WP, WR)
+  [Pm, Rm] = feval (map, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+  L = sum (WP(:) .* Pm(:)) + sum (WR(:) .* Rm(:));
+  mag = sum (abs (WP(:) .* Pm(:))) + sum (abs (WR(:) .* Rm(:)));
 end
 
 % the differentiated inputs and the backward output of each
