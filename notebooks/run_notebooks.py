@@ -4,8 +4,11 @@
 usage: run_notebooks.py OUTDIR NOTEBOOK.ipynb [NOTEBOOK.ipynb ...]
 
 Each notebook is executed in its own folder (so that `pwd` in the notebook is
-notebooks/), then written to OUTDIR/NAME.html with its plots embedded as PNG.
-The .ipynb files themselves are never modified.
+notebooks/), then written to OUTDIR/NAME.html with its plots embedded as PNG
+and, if it ran without errors, back to NAME.ipynb with its outputs (the
+committed notebooks show their numbers and plots to a reader of the
+repository; no timings or timestamps are recorded, so a rerun on the same
+code changes little beyond the PNG bytes).
 
 Why not just `jupyter nbconvert --execute`: the Octave kernel (octave_kernel
 with metakernel) feeds a cell to Octave line by line and reports an Octave
@@ -81,7 +84,7 @@ def main(argv):
         name = os.path.splitext(os.path.basename(path))[0]
         nb = nbformat.read(path, as_version=4)
         client = NotebookClient(
-            nb, timeout=600, kernel_name="octave",
+            nb, timeout=600, kernel_name="octave", record_timing=False,
             resources={"metadata": {"path": os.path.dirname(os.path.abspath(path))}})
         start = time.time()
         errors = []
@@ -103,6 +106,9 @@ def main(argv):
             print("  cell %s:\n    %s" % (n, text.replace("\n", "\n    ")), file=sys.stderr)
         if errors:
             failed.append(path)
+        else:
+            nb.metadata.pop("widgets", None)
+            nbformat.write(nb, path)
     if failed:
         print("notebooks with errors: %s" % " ".join(failed), file=sys.stderr)
         return 1
