@@ -13,10 +13,14 @@
 --    text becomes a link to section N of the page named just before it (a
 --    link to page.md) or of the current page;
 --  * figures: "figures/NAME.png" is replaced by the vector NAME.pdf drawn by
---    make pdf, when it exists in $PDF_FIGURES;
---  * tables: column widths follow the length of their contents.
+--    make pdf, when it exists in $PDF_FIGURES; other images are found from
+--    $PDF_DOCS_DIR (the pages' folder), since LaTeX runs in the build folder;
+--  * tables: column widths follow the length of their contents; rows of the
+--    index of pages that name a page outside the report are dropped;
+--  * the first page (docs/README.md) is titled "Introduction".
 
 local figdir = os.getenv("PDF_FIGURES") or ""
+local docsdir = os.getenv("PDF_DOCS_DIR") or "docs"
 
 local function file_exists(path)
   local f = io.open(path, "r")
@@ -180,6 +184,8 @@ local inline_filter = {
     local name = img.src:match("^figures/(.+)%.png$")
     if name and figdir ~= "" and file_exists(figdir .. "/" .. name .. ".pdf") then
       img.src = figdir .. "/" .. name .. ".pdf"
+    elseif not img.src:match("^/") then
+      img.src = docsdir .. "/" .. img.src     -- LaTeX runs elsewhere
     end
     return img
   end,
@@ -244,12 +250,36 @@ local function widths(tbl)
   return tbl
 end
 
+-- rows of a table whose first cell is only a link to a page outside the
+-- report (the index of docs/README.md lists every page) are dropped
+function drop_outside_rows(tbl)
+  for _, body in ipairs(tbl.bodies) do
+    local keep = pandoc.List()
+    for _, row in ipairs(body.body) do
+      local first = row.cells[1] and row.cells[1].contents[1]
+      local link = first and first.t == "Plain" and #first.content == 1
+                   and first.content[1].t == "Link" and first.content[1]
+      local t = link and link.target or ""
+      if not (link and t:match("%.md$") and not t:match("/") and not link_page(t)) then
+        keep:insert(row)
+      end
+    end
+    body.body = keep
+  end
+  return tbl
+end
+
 function Pandoc(doc)
   collect(doc)
   local blocks = pandoc.List()
   for _, blk in ipairs(doc.blocks) do
     if blk.t == "Header" then
-      if blk.level == 1 then current_page = blk.identifier end
+      if blk.level == 1 then
+        current_page = blk.identifier
+        if page_number[current_page] == 1 then   -- docs/README.md opens the report
+          blk.content = pandoc.List({pandoc.Str("Introduction")})
+        end
+      end
       if blk.level == 2 then
         local first = blk.content[1]
         if first and first.t == "Str" and first.text:match("^%d+%.$") then
@@ -261,7 +291,7 @@ function Pandoc(doc)
     elseif blk.t == "CodeBlock" then
       blocks:insert(blk)
     else
-      if blk.t == "Table" then blk = widths(blk) end
+      if blk.t == "Table" then blk = widths(drop_outside_rows(blk)) end
       blk = pandoc.walk_block(blk, {Inlines = fix_sections})
       blk = pandoc.walk_block(blk, inline_filter)
       blocks:insert(blk)

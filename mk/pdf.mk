@@ -49,7 +49,7 @@ docs/figures/%.png: $(BUILD)/figures/%.pdf
 $(PDF_OUT): $(PDF_DOCS) docs/report.yaml docs/references.bib mk/pdf.mk mk/pdf.lua \
             $(PDF_FIGPDF) $(PDF_FIGPNG) $(PDF_LABFIGS)
 	@mkdir -p $(PDF_DIR)
-	PDF_FIGURES=$(CURDIR)/$(BUILD)/figures pandoc $(PDF_DOCS) docs/report.yaml \
+	PDF_FIGURES=$(CURDIR)/$(BUILD)/figures PDF_DOCS_DIR=$(CURDIR)/docs pandoc $(PDF_DOCS) docs/report.yaml \
 	  --from markdown+tex_math_dollars --standalone --citeproc \
 	  --bibliography docs/references.bib --resource-path docs \
 	  --lua-filter mk/pdf.lua --listings --number-sections --toc \
