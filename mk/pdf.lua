@@ -213,7 +213,7 @@ local function longest_word(cell)
 end
 
 -- column widths (fractions of the line, about 95 characters): each column
--- at least its longest unbreakable piece, the rest shared by sqrt(length)
+-- at least its longest unbreakable piece, the rest shared by length^0.7
 local function widths(tbl)
   local n = #tbl.colspecs
   if n < 2 then return tbl end
@@ -239,7 +239,7 @@ local function widths(tbl)
   for c = 1, n do
     minw[c] = math.min(word[c] + 3, len[c] + 3) / line
     sum_min = sum_min + minw[c]
-    extra[c] = math.sqrt(math.max(0, len[c] + 3 - minw[c] * line))
+    extra[c] = math.max(0, len[c] + 3 - minw[c] * line) ^ 0.7
     sum_extra = sum_extra + extra[c]
   end
   local free = math.max(0, 0.96 - sum_min)
