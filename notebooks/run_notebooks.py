@@ -68,6 +68,27 @@ def problems(nb):
     return found
 
 
+def coalesce_streams(nb):
+    """Adjacent stream outputs of a cell merged, line ends made \\n: the
+    kernel splits its printout at arbitrary points, which would change the
+    committed file on every run."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        merged = []
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                text = out.get("text", "").replace("\r\n", "\n").replace("\r", "")
+                if merged and merged[-1].get("output_type") == "stream" \
+                        and merged[-1].get("name") == out.get("name"):
+                    merged[-1]["text"] += text
+                    continue
+                out["text"] = text
+            merged.append(out)
+        cell.outputs = [o for o in merged
+                        if o.get("output_type") != "stream" or o.get("text")]
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -108,6 +129,7 @@ def main(argv):
             failed.append(path)
         else:
             nb.metadata.pop("widgets", None)
+            coalesce_streams(nb)
             nbformat.write(nb, path)
     if failed:
         print("notebooks with errors: %s" % " ".join(failed), file=sys.stderr)
