@@ -134,7 +134,7 @@ local function fix_sections(inlines)
       local p = link_page(el.target)
       if p then last_page, last_page_at = p, #out + 1 end
     end
-    if el.t == "Str" and (el.text == "section" or el.text == "sections" or el.text == "Section")
+    if el.t == "Str" and el.text:match("^%(?[Ss]ections?$")
         and inlines[i + 1] and inlines[i + 1].t == "Space"
         and inlines[i + 2] and inlines[i + 2].t == "Str" then
       local num, rest = inlines[i + 2].text:match("^(%d+)(.*)$")

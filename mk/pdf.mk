@@ -11,7 +11,8 @@
 # pages show).  The lab's measured plots are PNGs of validation/report/figures.
 #
 # make pdf-check (a step of make test): no overfull box wider than
-# PDF_OVERFULL_PT and no undefined reference in the LaTeX log.
+# PDF_OVERFULL_PT, no undefined reference or citation and no link to a
+# missing anchor in the LaTeX log.
 PDF_PKGS  := pandoc texlive-latex-recommended texlive-fonts-recommended \
              texlive-pictures lmodern poppler-utils
 PDF_OUT   := $(BUILD)/kdagdn-math.pdf
@@ -65,7 +66,7 @@ pdf-check: pdf
 	@awk -v lim=$(PDF_OVERFULL_PT) ' \
 	  /^Overfull \\hbox/ { w = $$3; gsub(/[(pt]/, "", w); \
 	    if (w + 0 > lim) { bad++; print "pdf-check: " $$0 } } \
-	  /Reference .* undefined|Hyper reference .* undefined|Citation .* undefined/ \
+	  /Reference .* undefined|Hyper reference .* undefined|Citation .* undefined|referenced but does not exist/ \
 	    { bad++; print "pdf-check: " $$0 } \
 	  END { if (bad) { print "pdf-check: " bad " problem(s) in $(PDF_DIR)/kdagdn-math.log"; exit 1 } \
 	        print "pdf-check: no overfull box over " lim " pt, no undefined reference" }' \
