@@ -81,6 +81,7 @@
 %   Example:
 %     K = 16; V = 32; T = 200; H = 2; HV = 4;
 %     q = randn (K, T, H); k = randn (K, T, H); v = randn (V, T, HV);
+%     k = k ./ sqrt (sum (k .^ 2, 1));         % unit keys
 %     g = -rand (K, T, HV); beta = rand (T, HV);
 %     [o, S, aux] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 32, ...
 %                              'Intermediates', true);
