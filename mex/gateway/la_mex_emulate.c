@@ -11,21 +11,21 @@
 
 int la_emulate_value(const la_call *c, const mxArray *a)
 {
-  static const char *const names[] = {"none", "bf16", "fp16"};
+  static const char *const names[] = {"none", "bf16", "fp16", "tf32"};
   char s[8];
   int i;
   if (!a) return LA_EMULATE_NONE;
   if (mxGetNumberOfElements(a) < sizeof s && !mxGetString(a, s, sizeof s)) {
     for (i = 0; s[i]; i++) s[i] = (char)tolower((unsigned char)s[i]);
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 4; i++)
       if (!strcmp(s, names[i])) return i; /* the order of LA_EMULATE_* */
   }
-  la_fail(c, "badOption", "option 'Emulate' must be 'none', 'bf16' or 'fp16'");
+  la_fail(c, "badOption", "option 'Emulate' must be 'none', 'bf16', 'fp16' or 'tf32'");
   return LA_EMULATE_NONE;
 }
 
-/* a single copy of a float array, rounded to the format */
-static const mxArray *rounded_copy(const la_call *c, const mxArray *a)
+/* a single copy of a float array, rounded to the format fmt (LA_EMULATE_*) */
+static const mxArray *rounded_copy(int fmt, const mxArray *a)
 {
   const size_t n = mxGetNumberOfElements(a);
   mxArray *r = mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
@@ -38,7 +38,7 @@ static const mxArray *rounded_copy(const la_call *c, const mxArray *a)
   } else if (n) {
     memcpy(d, mxGetData(a), n * sizeof(float));
   }
-  la_round_array(c->p.emulate, d, (ptrdiff_t)n);
+  la_round_array(fmt, d, (ptrdiff_t)n);
   return r;
 }
 
@@ -55,8 +55,11 @@ void la_emulate_inputs(la_call *c)
   if (!c->p.emulate) return;
   args[0] = &c->q; args[1] = &c->k; args[2] = &c->v; args[3] = &c->g; args[4] = &c->beta;
   args[5] = &c->dout;
-  for (i = 0; i < 6; i++)
-    if (*args[i]) *args[i] = g_copies[i] = rounded_copy(c, *args[i]);
+  for (i = 0; i < 6; i++) /* tf32 rounds dot operands only: g, beta stay exact */
+    if (*args[i])
+      *args[i] = g_copies[i] = rounded_copy(
+          c->p.emulate == LA_EMULATE_TF32 && (i == 3 || i == 4) ? LA_EMULATE_NONE : c->p.emulate,
+          *args[i]);
   g_out_double = c->dbl;
   c->dbl = 0;
 }
