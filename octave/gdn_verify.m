@@ -57,11 +57,18 @@
 %
 %   See also: kda_verify, la_load, la_from_fla, docs/verify.md.
 
-function [ok, report] = gdn_verify (dump)
-  if (nargin ~= 1)
-    error ('gdn:nargin', 'gdn_verify: needs one dump folder or struct');
+function [ok, report] = gdn_verify (dump, varargin)
+  if (nargin ~= 1 && nargin ~= 3)
+    error ('gdn:nargin', 'gdn_verify: needs one dump folder or struct, and optionally ''ReportDir'', FOLDER');
   end
-  [ok, report] = verify_run ('gdn', dump);
+  out = [];
+  if (nargin == 3)
+    if (~ischar (varargin{1}) || ~strcmpi (varargin{1}, 'ReportDir') || ~ischar (varargin{2}))
+      error ('gdn:badOption', 'gdn_verify: the only option is ''ReportDir'', a folder name (or '''')');
+    end
+    out = varargin{2};
+  end
+  [ok, report] = verify_run ('gdn', dump, out);
   if (nargout < 2)
     fprintf ('%s', report.markdown);
   end
