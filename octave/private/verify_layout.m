@@ -52,7 +52,7 @@ function head_first (fn, id, t, problem, B, T, HV)
   why = '';
   for name = intersect ({'h0', 'ht'}, fieldnames (t))
     s = t.(name{1});
-    if (size (s, 2) ~= HV && size (s, 2) == T)
+    if (size (s, 2) ~= HV && size (s, 2) == size (t.v, 2))
       why = sprintf ('%s has %d heads, which is the second axis of v', name{1}, size (s, 2));
     end
   end

@@ -30,11 +30,7 @@ function [text, file] = verify_report (op, verdict, rows, unchecked, notes, prob
     if (strcmp (rows(i).status, 'fail'))
       lines{end + 1} = sprintf ('- `%s` fails: %s', rows(i).name, rows(i).where);
     else
-      lines{end + 1} = sprintf (['- `%s` warns: within tolerance, but %.3g x the error of a ' ...
-                                 'correct %s kernel (%s): look for a precision loss, e.g. a ' ...
-                                 'running state kept in 16 bits. %s'], rows(i).name, ...
-                                rows(i).ratio / rows(i).expected, problem.dtype, ...
-                                number (rows(i).expected), rows(i).where);
+      lines{end + 1} = sprintf ('- `%s` warns: %s', rows(i).name, warning_of (rows(i), problem));
     end
     if (~isempty (folder) && ~isempty (rows(i).err_map))
       png = sprintf ('verify_%s.png', rows(i).name);
@@ -62,6 +58,17 @@ function [text, file] = verify_report (op, verdict, rows, unchecked, notes, prob
     fprintf (fid, '%s', text);
     fclose (fid);
     move_into_place (op, tmp, file);
+  end
+end
+
+function s = warning_of (r, problem)
+  % within tolerance, but above the warn bound or with too few bits
+  if (r.ratio > r.warn_tol)
+    s = sprintf (['within tolerance, but %s x the error of a correct %s kernel (%s): look ' ...
+                  'for a precision loss, e.g. a running state kept in 16 bits; %s'], ...
+                 number (r.ratio / r.expected), problem.dtype, number (r.expected), r.where);
+  else
+    s = r.where;
   end
 end
 

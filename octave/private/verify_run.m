@@ -53,6 +53,7 @@ function [ok, report] = run (fn, op, dump, out)
   if (isempty (rows))
     error ('la:badFile', '%s: the dump holds no output to check (o, ht, dq, ...)', fn);
   end
+  rows = verify_precision (rows, t, dtypes, problem.dtype);
   rows = states_from_h (rows);
   verdict = verdict_of (rows, unchecked);
   stored = unique (struct2cell (dtypes));

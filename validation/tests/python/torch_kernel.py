@@ -15,11 +15,13 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           last partial chunk skipped) | diag (the backward keeps Akk's
           diagonal) | gva (value head j reads query head j % H instead of
           j // (HV / H)) | exp2 (the state's decay as exp2 in one stage) |
-          state16 (the running state rounded to bf16 between chunks)
-    SIZE  small (make test) | large (calibration)
+          state16 (the running state rounded to bf16 between chunks) | dq10
+          (dq ten times too large)
+    SIZE  small, slow (make test) | large, large_slow (calibration); slow:
+          weak gates (a long memory)
   The dump is written with validation/python/kdagdn_dump.py; varlen dumps
-  (B = 1, cu_seqlens, one h0 per sequence) for every OP; GDN uses GVA
-  (H = 2, HV = 4).  The backward is PyTorch's autograd through the same
+  (B = 1, cu_seqlens, one h0 per sequence), GVA
+  (H = 2, HV = 4) for both.  The backward is PyTorch's autograd through the same
   chunked forward (so it holds the same roundings).
 
 Written from the definitions of FLA's conventions (docs/conventions.md),
@@ -39,8 +41,11 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'python'))
 import kdagdn_dump  # noqa: E402
 
-SIZES = {'small': dict(T=(37, 60), K=16, V=16, BT=16),
-         'large': dict(T=(700, 1348), K=64, V=64, BT=64)}
+# T: the sequences' lengths; gate: the log gates are logsigmoid(x + 3) / gate
+SIZES = {'small': dict(T=(37, 60), K=16, V=16, BT=16, gate=1),
+         'slow': dict(T=(200, 312), K=32, V=32, BT=32, gate=16),
+         'large': dict(T=(700, 1348), K=64, V=64, BT=64, gate=1),
+         'large_slow': dict(T=(700, 1348), K=64, V=64, BT=64, gate=16)}
 
 
 def round_tf32(x):
@@ -124,7 +129,7 @@ def make_case(root, spec):
     op, mode, bug, seed = parts[0], parts[1], parts[2], int(parts[3])
     size = SIZES[parts[4] if len(parts) > 4 else 'small']
     gen = torch.Generator().manual_seed(seed)
-    H, HV = (1, 2) if op == 'kda' else (2, 4)
+    H, HV = 2, 4
     K, V, BT = size['K'], size['V'], size['BT']
     lens = size['T']
     cu = [0]
@@ -137,7 +142,7 @@ def make_case(root, spec):
     k = k / k.norm(dim=-1, keepdim=True)
     v = rnd(1, T, HV, V)
     gshape = (1, T, HV, K) if op == 'kda' else (1, T, HV)
-    g = torch.nn.functional.logsigmoid(rnd(*gshape) + 3) / (1 if op == 'kda' else 2)
+    g = torch.nn.functional.logsigmoid(rnd(*gshape) + 3) / size['gate']
     beta = torch.sigmoid(rnd(1, T, HV))
     h0 = rnd(len(lens), HV, K, V) / 4
     do = rnd(1, T, HV, V)
@@ -160,7 +165,11 @@ def make_case(root, spec):
     for n, x in tensors.items():          # ht, dh0: fp32, as FLA keeps them
         x = x.detach()
         out[n] = x if mode == 'fp64' else x.float() if n in ('ht', 'dh0') else x.to(store_dt)
+    if bug == 'dq10':
+        out['dq'] = out['dq'] * 10
     out['cu_seqlens'] = torch.tensor(cu, dtype=torch.int64)
+    if mode == 'fp32':                     # the writer's numpy path
+        out = {n: x.numpy() for n, x in out.items()}
     folder = os.path.join(root, spec.replace(':', '_'))
     kdagdn_dump.dump(folder, out, chunk_size=BT, scale=scale)
 
