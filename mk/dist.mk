@@ -11,22 +11,25 @@ PKG_VERSION := $(shell sed -n "s/^ *v = '\([0-9][0-9.]*\)';.*/\1/p" octave/kdagd
 PKG_NAME    := kdagdn-$(PKG_VERSION)
 PKG_TGZ     := $(PKG_NAME).tar.gz
 PKG_STAGE   := $(BUILD)/dist/$(PKG_NAME)
-PKG_M       := $(filter-out octave/private/%,$(wildcard octave/*.m))
+PKG_M       := $(wildcard octave/*.m)
+PKG_PRIV_M  := $(wildcard octave/private/*.m)
+PKG_PY      := validation/python/kdagdn_dump.py
 
 .PHONY: dist test-pkg clean-dist
 
 dist: $(PKG_TGZ)
 
-$(PKG_TGZ): $(PKG_M) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) LICENSE NEWS.md \
+$(PKG_TGZ): $(PKG_M) $(PKG_PRIV_M) $(PKG_PY) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) LICENSE NEWS.md \
             mk/dist/src-Makefile mk/dist/pkg_roundtrip.m mk/dist.mk
 	@test -n "$(PKG_VERSION)" || { echo "no version in octave/kdagdn_version.m"; exit 1; }
 	rm -rf $(PKG_STAGE) && mkdir -p $(PKG_STAGE)/inst $(PKG_STAGE)/src/core \
-	  $(PKG_STAGE)/src/gateway $(PKG_STAGE)/doc
+	  $(PKG_STAGE)/src/gateway $(PKG_STAGE)/doc $(PKG_STAGE)/inst/private
 	cp $(PKG_M) $(PKG_STAGE)/inst/
+	cp $(PKG_PRIV_M) $(PKG_STAGE)/inst/private/
 	cp $(CORE_SRC) $(CORE_HDR) $(PKG_STAGE)/src/core/
 	cp $(GATE_SRC) $(GATE_HDR) $(PKG_STAGE)/src/gateway/
 	cp mk/dist/src-Makefile $(PKG_STAGE)/src/Makefile
-	cp docs/*.md $(PKG_STAGE)/doc/
+	cp docs/*.md $(PKG_PY) $(PKG_STAGE)/doc/
 	cp LICENSE $(PKG_STAGE)/COPYING
 	cp NEWS.md $(PKG_STAGE)/NEWS
 	{ echo "Name: kdagdn"; \
