@@ -276,3 +276,53 @@
 %! assert (isempty (dir (fullfile (folder, 'verify_*'))));
 %! delete (victim);
 %! confirm_recursive_rmdir (false, 'local');  rmdir (folder, 's');  rmdir (out, 's');
+
+%!function s = py_str_ (x)
+%!  s = ['''' strrep(x, '''', '\''') ''''];
+%!endfunction
+
+%!test
+%! % the recipe of docs/verify.md as written, with a stand-in for FLA's
+%! % chunk_kda (the float32 kernel of torch_kernel.py): its dump passes,
+%! % gradients included
+%! here = fileparts (which ('test_verify_kernels'));
+%! doc = fileread (fullfile (here, '..', '..', 'docs', 'verify.md'));
+%! recipe = regexp (doc, '```python\n(.*?)```', 'tokens', 'once'){1};
+%! assert (~isempty (strfind (recipe, 'kdagdn_dump.dump')));
+%! pre = {'import sys, torch', 'import torch.nn.functional as F', ...
+%!        sprintf('sys.path[:0] = [%s, %s]', py_str_ (fullfile (here, 'python')), ...
+%!                py_str_ (fullfile (here, '..', 'python'))), ...
+%!        'from torch_kernel import Kernel', ...
+%!        'torch.manual_seed(3); B, T, H, K, V = 1, 45, 2, 16, 16', ...
+%!        'leaf = lambda x: x.requires_grad_()', ...
+%!        'q, k, v = leaf(torch.randn(B, T, H, K)), leaf(torch.randn(B, T, H, K)), leaf(torch.randn(B, T, H, V))', ...
+%!        'g = leaf(F.logsigmoid(torch.randn(B, T, H, K) + 3))', ...
+%!        'beta, h0 = leaf(torch.rand(B, T, H)), leaf(torch.randn(B, H, K, V))', ...
+%!        'def chunk_kda(q, k, v, g, beta, initial_state, output_final_state, use_qk_l2norm_in_kernel, chunk_size):', ...
+%!        '    q, k = F.normalize(q, dim=-1), F.normalize(k, dim=-1)', ...
+%!        '    o, ht, _, _ = Kernel("kda", "fp32", "none", chunk_size).forward(q, k, v, g, beta, initial_state, [0, T], K ** -0.5)', ...
+%!        '    return o, ht', ''};
+%! folder = tempname ();  mkdir (folder);
+%! fid = fopen (fullfile (folder, 'recipe.py'), 'w');
+%! fprintf (fid, '%s\n', pre{:});  fprintf (fid, '%s', recipe);  fclose (fid);
+%! [status, out] = system (sprintf ('cd %s && /usr/bin/python3 recipe.py 2>&1', folder));
+%! assert (status, 0, out);
+%! [ok, r] = kda_verify (fullfile (folder, 'dump'), 'ReportDir', '');
+%! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%! assert (r.dtype, 'float32');
+%! assert (all (ismember ({'o', 'ht', 'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0'}, {r.rows.name})));
+%! confirm_recursive_rmdir (false, 'local');  rmdir (folder, 's');
+
+%!test
+%! % 'Emulate' 'tf32': TF32 dot operands, g and beta exact; between single and bf16
+%! K = 32; V = 32; T = 150;
+%! q = randn (K, T); k = randn (K, T); k = k ./ sqrt (sum (k .^ 2, 1)); v = randn (V, T);
+%! g = -rand (K, T) / 4; beta = rand (T, 1);
+%! o = kda_chunk (q, k, v, g, beta);
+%! rel = @(x) norm (x(:) - o(:)) / norm (o(:));
+%! e32 = rel (kda_chunk (single (q), single (k), single (v), single (g), single (beta)));
+%! etf = rel (kda_chunk (q, k, v, g, beta, 'Emulate', 'tf32'));
+%! ebf = rel (kda_chunk (q, k, v, g, beta, 'Emulate', 'bf16'));
+%! assert (e32 < etf / 20 && etf < ebf / 4, sprintf ('%g %g %g', e32, etf, ebf));
+%! assert (etf > 2 ^ -14 && etf < 2 ^ -9);
+%! assert (isa (kda_chunk (q, k, v, g, beta, 'Emulate', 'tf32'), 'double'));
