@@ -94,17 +94,11 @@ function states (fn, id, t, problem, B, T, HV, K, V)
     if (~isempty (cu))
       n = numel (cu) - 1;
     end
-    what = sprintf ('[N, HV, %s] with N = %d sequences', ...
-                    strjoin (ifelse (problem.state_v_first, {'V', 'K'}, {'K', 'V'}), ', '), n);
+    what = sprintf ('[N, HV, K, V] with N = %d sequences', n);
+    if (problem.state_v_first)
+      what = sprintf ('[N, HV, V, K] with N = %d sequences (state_v_first)', n);
+    end
     expect (fn, id, name{1}, s, [n, HV, kv], what);
-  end
-end
-
-function out = ifelse (c, a, b)
-  if (c)
-    out = a;
-  else
-    out = b;
   end
 end
 

@@ -33,20 +33,15 @@ function rows = verify_precision (rows, t, dtypes, dtype)
     for fmt = {'bf16', 'bfloat16'; 'fp16', 'float16'}'
       if (isequal (x, verify_round (x, fmt{1})))
         rows(i).status = 'warn';
+        kept = 'fp32 states';
+        if (strcmp (dtype, 'float32'))
+          kept = 'float32';
+        end
         rows(i).where = sprintf (['stored as %s, but every value is a %s value: the kernel ' ...
                                   'rounds it to %s (e.g. keeps its running state in %s), ' ...
-                                  'where FLA keeps %s'], dtypes.(n), fmt{2}, fmt{2}, fmt{2}, ...
-                                 ifelse (strcmp (dtype, 'float32'), 'float32', 'fp32 states'));
+                                  'where FLA keeps %s'], dtypes.(n), fmt{2}, fmt{2}, fmt{2}, kept);
         break;
       end
     end
-  end
-end
-
-function out = ifelse (c, a, b)
-  if (c)
-    out = a;
-  else
-    out = b;
   end
 end

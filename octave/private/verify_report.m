@@ -34,7 +34,7 @@ function [text, file] = verify_report (op, verdict, rows, unchecked, notes, prob
     end
     if (~isempty (folder) && ~isempty (rows(i).err_map))
       png = sprintf ('verify_%s.png', rows(i).name);
-      heat_map (rows(i), folder, png);
+      heat_map (op, rows(i), folder, png);
       lines{end + 1} = sprintf ('\n  ![error of %s over (step, head)](%s)\n', rows(i).name, png);
     end
   end
@@ -102,7 +102,7 @@ function move_into_place (op, tmp, file)
   end
 end
 
-function heat_map (row, folder, png)
+function heat_map (op, row, folder, png)
   if (exist ('OCTAVE_VERSION', 'builtin'))
     warning ('off', 'Octave:gnuplot-graphics');   % headless: gnuplot is what there is
   end
@@ -117,5 +117,5 @@ function heat_map (row, folder, png)
   title (sprintf ('%s: log10 of |error| rms / rms(ref), fail above %.3g', row.name, row.tol));
   tmp = fresh_name (folder, '.png');
   print (fig, '-dpng', '-r80', tmp);
-  move_into_place ('kda', tmp, fullfile (folder, png));
+  move_into_place (op, tmp, fullfile (folder, png));
 end
