@@ -135,5 +135,5 @@
 %! addpath (fullfile (fileparts (which ('test_emulate')), '..', 'lab'));
 %! [rows, figs] = lab_emulation ('quick', '');
 %! checks = rows(~isnan ([rows.bound]));
-%! assert (numel (checks) == 6 && all ([checks.pass]));
+%! assert (numel (checks) == 14 && all ([checks.pass]));
 %! assert (all (isfinite ([rows.value])) && numel (figs) == 1);
