@@ -17,7 +17,9 @@ function verify_layout (fn, op, t, problem)
   for name = {'q', 'k', 'v'}
     x = t.(name{1});
     c = last.(name{1});
-    if (ndims (x) == 3)
+    if (ndims (x) == 3 && last_extent_one (name{1}, x, t))
+      continue;   % [B, T, H, 1]: Octave drops the trailing 1
+    elseif (ndims (x) == 3)
       error (id, ['%s: %s is %s, 3-D; FLA''s layout is [B, T, H, %s]: a flattened head axis ' ...
              '[B, T, H*%s] must be split (x.view(B, T, H, -1)), a single head given its axis ' ...
              '(x.unsqueeze(2))'], fn, name{1}, shape_of (x), c, c);
@@ -44,6 +46,21 @@ function verify_layout (fn, op, t, problem)
     expect (fn, id, 'beta', t.beta, [B, T, HV], '[B, T, HV]');
   end
   states (fn, id, t, problem, B, T, HV, K, V);
+end
+
+function tf = last_extent_one (name, x, t)
+  % a 3-D q, k or v is [B, T, H, 1] (K or V of 1) when its heads agree with
+  % beta's [B, T, HV]: v has HV heads, q and k a divisor of HV
+  tf = false;
+  if (~isfield (t, 'beta') || ndims (t.beta) > 3)
+    return;
+  end
+  HV = size (t.beta, 3);
+  if (strcmp (name, 'v'))
+    tf = size (x, 3) == HV;
+  else
+    tf = mod (HV, size (x, 3)) == 0;
+  end
 end
 
 function head_first (fn, id, t, problem, B, T, HV)
