@@ -20,6 +20,7 @@
  */
 #include "la_mex_args.h"
 #include "la_mex_emulate.h"
+#include "la_mex_decode.h"
 #include "la_mex_intr.h"
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
@@ -213,6 +214,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   int rc, i;
   need_like(c, &total, "o", c->v);
   need_state(c, &total, "S"); /* even when not made: the core works in states this size */
+  if (want_state && c->p.slots) la_decode_need(c, &total);
   if (want_aux) need_aux(c, &total, NC);
   la_need_inputs(c, &total);
   la_need_check(c, total);
@@ -220,7 +222,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   out[0] = like(c, c->v, 0);
-  if (want_state) out[1] = state_array(c);
+  if (want_state) out[1] = c->p.slots ? la_decode_state_out(c, c->h0) : state_array(c);
   if (want_aux) out[2] = make_aux(c, &aux, NC);
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);

@@ -14,6 +14,7 @@
 #include "la_options.h"
 #include "la_mex_intr.h"
 #include "la_mex_emulate.h"
+#include "la_mex_decode.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -208,8 +209,15 @@ static void check_shapes(la_call *c)
   if (!p->kda && !has_dims(c->g, d + 1, 3))
     shape_fail(c, "g must be T x HV x B = %s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
                la_dims_str(c->g, b2, sizeof b2));
-  if (!has_dims(c->beta, d + 1, 3))
-    shape_fail(c, "beta must be T x HV x B = %s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
+  d[0] = (mwSize)p->V; /* a per-channel beta: the shape of v, recurrent paths only */
+  p->beta_per_channel = !has_dims(c->beta, d + 1, 3) && has_dims(c->beta, d, 4);
+  if (p->beta_per_channel && (c->chunked || c->map))
+    la_fail(c, "badShape", "beta must be T x HV x B = %s, got %s: a per-channel beta (the shape "
+            "of v) is taken by the recurrent paths only", dims_text(d + 1, 3, b1, sizeof b1),
+            la_dims_str(c->beta, b2, sizeof b2));
+  if (!p->beta_per_channel && !has_dims(c->beta, d + 1, 3))
+    shape_fail(c, "beta must be T x HV x B = %s%s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
+               c->chunked || c->map ? "" : " (or V x T x HV x B, one per value channel)",
                la_dims_str(c->beta, b2, sizeof b2));
   if (c->dout && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
     shape_fail(c, "do must be the size of v (%s), got %s", la_dims_str(c->v, b1, sizeof b1),
@@ -288,6 +296,7 @@ static void apply_options(la_call *c, const mxArray *val[])
     if (!kv && !p->state_vk) la_fail(c, "badOption", "option 'StateLayout' must be 'KV' or 'VK'");
   }
   if (val[LA_OPT_CU_SEQLENS]) convert_cu(c, val[LA_OPT_CU_SEQLENS]);
+  la_decode_options(c, val[LA_OPT_SLOTS], val[LA_OPT_ACCEPTED_TOKENS], val[LA_OPT_IN_PLACE]);
 }
 
 /* ---- what needs the checked problem -------------------------------------- */
@@ -302,10 +311,12 @@ static void check_states(la_call *c, const mxArray *ds)
   d[0] = (mwSize)(p->state_vk ? p->V : p->K);
   d[1] = (mwSize)(p->state_vk ? p->K : p->V);
   d[2] = (mwSize)p->HV;
-  d[3] = (mwSize)p->N;
+  d[3] = (mwSize)la_decode_states(c);
   if (c->h0_arr && !has_dims(c->h0_arr, d, 4))
-    la_fail(c, "badShape", "InitialState must be %s x HV x N = %s, got %s", layout,
-            dims_text(d, 4, b1, sizeof b1), la_dims_str(c->h0_arr, b2, sizeof b2));
+    la_fail(c, "badShape", "InitialState must be %s x HV x %s = %s, got %s", layout,
+            p->slots ? "slots" : "N", dims_text(d, 4, b1, sizeof b1),
+            la_dims_str(c->h0_arr, b2, sizeof b2));
+  d[3] = (mwSize)p->N;
   if (ds && !la_not_given(ds)) {
     const char *name = c->map ? "dR" : "dS";
     check_float(c, ds, name);

@@ -45,6 +45,7 @@ static const char *kind_name(la_opt_kind k)
   case LA_KIND_FLAG: return "flag";
   case LA_KIND_ARRAY: return "array";
   case LA_KIND_CUSEQLENS: return "cuseqlens";
+  case LA_KIND_INTEGERS: return "integers";
   case LA_KIND_CHOICE: return "choice";
   }
   return "?";
@@ -198,6 +199,12 @@ static const mxArray *check_value(const la_call *c, int i, const mxArray *a)
         (mxGetM(a) != 1 && mxGetN(a) != 1) || mxIsEmpty(a))
       la_fail(c, "badCuSeqlens", "option '%s' must be [] or a real vector [0, t1, ..., T], got a "
               "%s %s", name, dims, mxGetClassName(a));
+    return a;
+  case LA_KIND_INTEGERS: /* the values: la_mex_decode.c */
+    if (la_not_given(a)) return NULL;
+    if (!mxIsNumeric(a) || mxIsComplex(a) || mxIsSparse(a))
+      la_fail(c, "badOption", "option '%s' must be [] or a real numeric array of integers, got "
+              "a %s %s", name, dims, mxGetClassName(a));
     return a;
   case LA_KIND_CHOICE:
     if (!is_string(a))

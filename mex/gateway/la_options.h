@@ -41,6 +41,7 @@ enum {
   LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK,
   LA_F_CHUNK_BWD = LA_F_KDA_CHUNK_BWD | LA_F_GDN_CHUNK_BWD,
   LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_CHUNK_BWD,
+  LA_F_RECURRENT_FWD = LA_F_KDA_RECURRENT | LA_F_GDN_RECURRENT,
   LA_F_GDN = LA_F_GDN_RECURRENT | LA_F_GDN_RECURRENT_BWD | LA_F_GDN_CHUNK | LA_F_GDN_CHUNK_BWD
 };
 
@@ -53,6 +54,7 @@ typedef enum la_opt_kind {
   LA_KIND_FLAG,       /* logical or numeric scalar: true / false           */
   LA_KIND_ARRAY,      /* real float array (single or double); [] = not given */
   LA_KIND_CUSEQLENS,  /* vector of increasing integers 0 .. T; [] = none   */
+  LA_KIND_INTEGERS,   /* real numeric array (any class) of integers; [] = not given */
   LA_KIND_CHOICE      /* a string row vector; the values allowed are checked
                          where the option is used (StateLayout: KV, VK;
                          Emulate: none, bf16, fp16) */
@@ -91,6 +93,12 @@ typedef enum la_opt_kind {
     "K x T x HV x B log gate per key (FLA's gk): S' = Diag(exp(g + GK)) S Diag(exp(GV)); recurrent paths only") \
   X(GV, "GV", LA_KIND_ARRAY, "none", LA_F_GDN,                                               \
     "V x T x HV x B log gate per value (FLA's gv), with GK's formula; recurrent paths only")  \
+  X(SLOTS, "Slots", LA_KIND_INTEGERS, "none", LA_F_RECURRENT_FWD,                           \
+    "a state pool's slots (FLA's ssm_state_indices; from 1, 0 = padding): N, or Tmax x N per step; InitialState is the pool, K x V x HV x slots") \
+  X(ACCEPTED_TOKENS, "AcceptedTokens", LA_KIND_INTEGERS, "none", LA_F_RECURRENT_FWD,         \
+    "N counts (FLA's num_accepted_tokens): sequence n starts from slot Slots(AcceptedTokens(n), n)") \
+  X(IN_PLACE, "InPlace", LA_KIND_FLAG, "true", LA_F_RECURRENT_FWD,                           \
+    "with Slots: S is the pool with each step's state in its slot (FLA's inplace_final_state); false: S is every step's state, K x V x HV x T x B") \
   X(INTERMEDIATES, "Intermediates", LA_KIND_FLAG, "false", LA_F_CHUNK_FWD | LA_F_CHUNK_BWD,   \
     "return the per-chunk quantities of the derivation (or their gradients) in aux")        \
   X(EMULATE, "Emulate", LA_KIND_CHOICE, "'none'", LA_F_CHUNK,                                 \
