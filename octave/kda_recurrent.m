@@ -155,3 +155,28 @@ end
 %!   last = o(:, 101:end);
 %!   fprintf ('gate -%-5g  rms (o_t), t > 100: %.3f\n', s, sqrt (mean (last(:) .^ 2)));
 %! end
+
+%!demo
+%! % decode as a server runs it (docs/decode.md, section 4): a speculative
+%! % step in a state pool.  Slot 2 holds the sequence's state; a draft of 4
+%! % tokens writes its states to slots 2..5; 2 are accepted, and the next
+%! % call starts from slot 3 (AcceptedTokens 2).  Slot 1 is another
+%! % sequence's and keeps its bits.
+%! K = 8; V = 8; HV = 2;
+%! q = randn (K, 8);  k = randn (K, 8);  k = k ./ sqrt (sum (k .^ 2));
+%! v = randn (V, 8, HV);  g = -0.3 * rand (K, 8, HV);  beta = rand (8, HV);
+%! pool = randn (K, V, HV, 5);
+%! slots = [2 3 4 5]';
+%! d = 1:4;  n = 5:8;
+%! [o, pool1] = kda_recurrent (q(:, d), k(:, d), v(:, d, :), g(:, d, :), beta(d, :), ...
+%!                             'InitialState', pool, 'Slots', slots);
+%! [o2, pool2] = kda_recurrent (q(:, n), k(:, n), v(:, n, :), g(:, n, :), beta(n, :), ...
+%!                              'InitialState', pool1, 'Slots', slots, 'AcceptedTokens', 2);
+%! changed = @(a, b) find (squeeze (any (any (any (a != b, 1), 2), 3)))';
+%! printf ('draft call:  slots written %s\n', mat2str (changed (pool, pool1)));
+%! printf ('next call:   slots written %s (started from slot 3)\n', mat2str (changed (pool1, pool2)));
+%! acc = [1 2 5 6 7 8];   % the accepted draft tokens, then the next four
+%! op = kda_recurrent (q(:, acc), k(:, acc), v(:, acc, :), g(:, acc, :), beta(acc, :), ...
+%!                     'InitialState', pool(:, :, :, 2));
+%! printf ('next call vs the plain call over the accepted tokens: max |diff| = %.1e\n', ...
+%!         max (abs (o2(:) - reshape (op(:, 3:6, :), [], 1))));

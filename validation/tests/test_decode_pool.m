@@ -111,23 +111,23 @@
 
 % ---- the speculative step of docs/decode.md -----------------------------------
 %!test
-%! % a draft of 4 tokens from slot 1, states into slots 2..5; 2 accepted: the
-%! % next call starts from slot 3 (AcceptedTokens 2 with Slots [2 3 4 5])
-%! % and equals the plain call over the 2 accepted tokens then on
+%! % a draft of 4 tokens reads slot 2 and writes its states to slots 2..5;
+%! % 2 accepted: the next call starts from slot 3 (AcceptedTokens 2) and
+%! % equals the plain call over the 2 accepted tokens and its own 4
 %! randn ('seed', 4);  rand ('seed', 4);
-%! [q, k, v, g, beta, pool] = pool_inputs ('kda', 'double', 6, 8, 5, false);
-%! d = 1:4;  nxt = 5:6;
-%! [od, S] = kda_recurrent (q(:, d), k(:, d), v(:, d, :), g(:, d, :), beta(d, :), ...
-%!                          'InitialState', pool, 'Slots', [1 1 1 1]', 'InPlace', false);
-%! pool(:, :, :, 2:5) = S;  % the draft's states, the Octave way of writing slots
-%! [on, Sn] = kda_recurrent (q(:, nxt), k(:, nxt), v(:, nxt, :), g(:, nxt, :), beta(nxt, :), ...
-%!                           'InitialState', pool, 'Slots', [2 3 4 5]', 'AcceptedTokens', 2);
-%! acc = [1 2 5 6];  % the 2 accepted draft tokens, then the next two
+%! [q, k, v, g, beta, pool] = pool_inputs ('kda', 'double', 8, 8, 5, false);
+%! slots = [2 3 4 5]';  d = 1:4;  n = 5:8;
+%! [od, pool1] = kda_recurrent (q(:, d), k(:, d), v(:, d, :), g(:, d, :), beta(d, :), ...
+%!                              'InitialState', pool, 'Slots', slots);
+%! [on, pool2] = kda_recurrent (q(:, n), k(:, n), v(:, n, :), g(:, n, :), beta(n, :), ...
+%!                              'InitialState', pool1, 'Slots', slots, 'AcceptedTokens', 2);
+%! acc = [1 2 5 6 7 8];  % the 2 accepted draft tokens, then the next four
 %! [op, Sp] = kda_recurrent (q(:, acc), k(:, acc), v(:, acc, :), g(:, acc, :), beta(acc, :), ...
-%!                           'InitialState', pool(:, :, :, 1));
-%! assert (on, op(:, 3:4, :), 1e-13);
-%! assert (Sn(:, :, :, 3), Sp, 1e-13);  % the second new token's state, in slot 3
-%! assert (isequal (Sn(:, :, :, [1 4 5]), pool(:, :, :, [1 4 5])));
+%!                           'InitialState', pool(:, :, :, 2));
+%! assert (isequal (od(:, 1:2, :), op(:, 1:2, :)));
+%! assert (on, op(:, 3:6, :), 1e-13);
+%! assert (pool2(:, :, :, 5), Sp, 1e-13);
+%! assert (isequal (pool2(:, :, :, 1), pool(:, :, :, 1)) && isequal (pool1(:, :, :, 1), pool(:, :, :, 1)));
 
 % ---- a per-channel beta --------------------------------------------------------
 %!test
