@@ -62,7 +62,7 @@
 %     AcceptedTokens  none       N counts (FLA's num_accepted_tokens):
 %                                sequence n starts from slot
 %                                Slots(AcceptedTokens(n), n)
-%     InPlace         true       with Slots: S is the pool with each step's
+%     UpdatePool      true       with Slots: S is the pool with each step's
 %                                state in its slot (FLA's
 %                                inplace_final_state); false: S is every
 %                                step's state, K x V x HV x T x B
@@ -74,13 +74,13 @@
 %                             CuSeqlens sequences
 %            with 'Slots' (a state pool, docs/decode.md): the pool
 %            InitialState with every step's state written to its slot,
-%            all other slots unchanged; with 'InPlace', false: the state
+%            all other slots unchanged; with 'UpdatePool', false: the state
 %            after every step, K x V x HV x T x B
 %
 %   Errors carry the identifiers kda:nargin, kda:nargout, kda:badClass,
 %   kda:badShape, kda:badOption, kda:badCuSeqlens, kda:badSlot and
 %   kda:outOfMemory; the rules, the shapes and the classes in full:
-%   docs/api.md; the decode options (Slots, AcceptedTokens, InPlace):
+%   docs/api.md; the decode options (Slots, AcceptedTokens, UpdatePool):
 %   docs/decode.md.
 %
 %   Example:

@@ -193,7 +193,7 @@ int la_problem_check(la_problem *p, la_check *why)
     return refuse(why, "badOption", "emulate must be LA_EMULATE_NONE, _BF16 or _FP16, got %d",
                   p->emulate);
   if (!p->slots && (p->accepted || p->inplace))
-    return refuse(why, "badOption", "AcceptedTokens and InPlace need Slots");
+    return refuse(why, "badOption", "AcceptedTokens and UpdatePool need Slots");
   if (p->slots && (rc = check_slots(p, why)) != LA_OK) return rc;
   if (p->chunk == 0) p->chunk = LA_DEFAULT_CHUNK;
   { /* a chunk (or checkpoint interval) longer than the longest sequence

@@ -216,9 +216,9 @@ static void check_shapes(la_call *c)
             "of v) is taken by the recurrent paths only", dims_text(d + 1, 3, b1, sizeof b1),
             la_dims_str(c->beta, b2, sizeof b2));
   if (!p->beta_per_channel && !has_dims(c->beta, d + 1, 3))
-    shape_fail(c, "beta must be T x HV x B = %s%s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
-               c->chunked || c->map ? "" : " (or V x T x HV x B, one per value channel)",
-               la_dims_str(c->beta, b2, sizeof b2));
+    shape_fail(c, "beta must be T x HV x B = %s, got %s%s", dims_text(d + 1, 3, b1, sizeof b1),
+               la_dims_str(c->beta, b2, sizeof b2),
+               c->chunked || c->map ? "" : " (or V x T x HV x B: one per value channel)");
   if (c->dout && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
     shape_fail(c, "do must be the size of v (%s), got %s", la_dims_str(c->v, b1, sizeof b1),
                la_dims_str(c->dout, b2, sizeof b2));
@@ -296,7 +296,7 @@ static void apply_options(la_call *c, const mxArray *val[])
     if (!kv && !p->state_vk) la_fail(c, "badOption", "option 'StateLayout' must be 'KV' or 'VK'");
   }
   if (val[LA_OPT_CU_SEQLENS]) convert_cu(c, val[LA_OPT_CU_SEQLENS]);
-  la_decode_options(c, val[LA_OPT_SLOTS], val[LA_OPT_ACCEPTED_TOKENS], val[LA_OPT_IN_PLACE]);
+  la_decode_options(c, val[LA_OPT_SLOTS], val[LA_OPT_ACCEPTED_TOKENS], val[LA_OPT_UPDATE_POOL]);
 }
 
 /* ---- what needs the checked problem -------------------------------------- */

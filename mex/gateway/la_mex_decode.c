@@ -54,7 +54,7 @@ void la_decode_options(la_call *c, const mxArray *slots, const mxArray *accepted
   p->inplace = inplace ? mxGetScalar(inplace) != 0 : slots != NULL;
   if (!slots) {
     if (accepted || p->inplace)
-      la_fail(c, "badOption", "'AcceptedTokens' and 'InPlace' need 'Slots'");
+      la_fail(c, "badOption", "'AcceptedTokens' and 'UpdatePool' need 'Slots'");
     return;
   }
   if (!c->h0_arr)

@@ -1,6 +1,6 @@
 /*
  * la_mex_decode.h -- the decode options of kda_recurrent / gdn_recurrent
- * (docs/decode.md): 'Slots', 'AcceptedTokens', 'InPlace' into the
+ * (docs/decode.md): 'Slots', 'AcceptedTokens', 'UpdatePool' into the
  * la_problem's state pool, and the second output of a pooled call.  The
  * per-channel beta is a shape (la_mex_args.c, check_shapes).
  */
@@ -10,7 +10,7 @@
 #include "la_mex_args.h"
 
 /* Slots (a vector of N, or Tmax x N integers, numbered from 1; 0 and below:
- * padding), AcceptedTokens (N integers), InPlace (default true with Slots)
+ * padding), AcceptedTokens (N integers), UpdatePool (default true with Slots)
  * into c->p; each may be NULL (not given).  Needs p->N (CuSeqlens
  * converted) and c->h0_arr: the pool's slots are InitialState's fourth
  * dimension.  Errors never return. */

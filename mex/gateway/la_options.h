@@ -97,7 +97,7 @@ typedef enum la_opt_kind {
     "a state pool's slots (FLA's ssm_state_indices; from 1, 0 = padding): N, or Tmax x N per step; InitialState is the pool, K x V x HV x slots") \
   X(ACCEPTED_TOKENS, "AcceptedTokens", LA_KIND_INTEGERS, "none", LA_F_RECURRENT_FWD,         \
     "N counts (FLA's num_accepted_tokens): sequence n starts from slot Slots(AcceptedTokens(n), n)") \
-  X(IN_PLACE, "InPlace", LA_KIND_FLAG, "true", LA_F_RECURRENT_FWD,                           \
+  X(UPDATE_POOL, "UpdatePool", LA_KIND_FLAG, "true", LA_F_RECURRENT_FWD,                           \
     "with Slots: S is the pool with each step's state in its slot (FLA's inplace_final_state); false: S is every step's state, K x V x HV x T x B") \
   X(INTERMEDIATES, "Intermediates", LA_KIND_FLAG, "false", LA_F_CHUNK_FWD | LA_F_CHUNK_BWD,   \
     "return the per-chunk quantities of the derivation (or their gradients) in aux")        \

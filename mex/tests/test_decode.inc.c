@@ -477,7 +477,7 @@ static void test_slots_refusals(void)
   q = p; q.pool_slots = 0; expect_refusal("pool of 0 slots", q, "badSlot");
   q = p; q.slot_steps = 1; q.slots = ok_slots;
   report(la_problem_check(&q, NULL) == LA_OK, "slots  check: one slot per sequence passes");
-  q = p; q.slots = NULL; expect_refusal("InPlace without Slots", q, "badOption");
+  q = p; q.slots = NULL; expect_refusal("UpdatePool without Slots", q, "badOption");
   q = p; q.slots = NULL; q.inplace = 0; q.accepted = acc_ok;
   expect_refusal("AcceptedTokens without Slots", q, "badOption");
   /* a padding start skips the sequence, so its writes cannot conflict */

@@ -1,5 +1,5 @@
 % Tests: decode as servers run it (docs/decode.md): a state pool with
-% 'Slots' (per sequence or per step), 'AcceptedTokens' and 'InPlace' in
+% 'Slots' (per sequence or per step), 'AcceptedTokens' and 'UpdatePool' in
 % kda_recurrent / gdn_recurrent, and a per-channel beta (V x T x HV x B)
 % in the recurrent paths.  The pooled call against the plain Octave
 % reference (ref_decode) and against the equivalent plain calls, bit for
@@ -67,7 +67,7 @@
 %!                       steps_of (beta, ! pc, 1:4), 'InitialState', pool(:, :, :, 3));
 %!       assert (isequal (o1, o(:, 1:4, :)) && isequal (S1, S(:, :, :, 5)));
 %!       % per-token states: the same steps, every state kept
-%!       [o2, St] = fwd (args{:}, 'InPlace', false);
+%!       [o2, St] = fwd (args{:}, 'UpdatePool', false);
 %!       assert (isequal (o2, o) && isequal (size (St), [8 V 2 8]));
 %!       assert (isequal (St(:, :, :, 4), S1) && all (St(:, :, :, 5)(:) == 0));
 %!       [~, rSt] = ref_decode (q, k, v, g, beta, pool, slots, acc, false, cu, 1 / sqrt (8));
@@ -86,7 +86,7 @@
 %! % state entering every step), one sequence
 %! randn ('seed', 2);  rand ('seed', 2);
 %! [q, k, v, g, beta, pool] = pool_inputs ('kda', 'double', 5, 8, 3, false);
-%! [~, St] = kda_recurrent (q, k, v, g, beta, 'InitialState', pool, 'Slots', 2, 'InPlace', false);
+%! [~, St] = kda_recurrent (q, k, v, g, beta, 'InitialState', pool, 'Slots', 2, 'UpdatePool', false);
 %! [~, Sc, aux] = kda_chunk (q, k, v, g, beta, 'InitialState', pool(:, :, :, 2), ...
 %!                          'ChunkSize', 1, 'Intermediates', true);
 %! assert (St(:, :, :, 1:4), aux.h(:, :, :, 2:5), 1e-12);
@@ -105,7 +105,7 @@
 %! assert (isequal (o, op) && isequal (S(:, :, :, [4 1]), Sp));
 %! assert (isequal (S(:, :, :, 2:3), pool(:, :, :, 2:3)) && isa (S, 'single'));
 %! o2 = gdn_recurrent (q, k, v, g, beta, 'CuSeqlens', cu, 'InitialState', pool, ...
-%!                     'Slots', [3 3], 'InPlace', false);
+%!                     'Slots', [3 3], 'UpdatePool', false);
 %! op2 = gdn_recurrent (q, k, v, g, beta, 'CuSeqlens', cu, 'InitialState', pool(:, :, :, [3 3]));
 %! assert (isequal (o2, op2));
 
@@ -200,7 +200,7 @@
 %!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [1 2 3])
 %!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [1 2], 'AcceptedTokens', 1)
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'Slots', [1 2])
-%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool(:, :, :, 1:2), 'InPlace', true)
+%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool(:, :, :, 1:2), 'UpdatePool', true)
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [1.5 2])
 %!error id=kda:badOption kda_recurrent_bwd (q, k, v, g, b, v, [], 'CuSeqlens', cu, 'Slots', [1 2])
 %!error id=kda:badOption kda_chunk (q, k, v, g, b, 'CuSeqlens', cu, 'Slots', [1 2])
