@@ -6,10 +6,16 @@
 
 function [ok, report] = verify_run (op, dump)
   [t, meta, dtypes, folder] = verify_read (dump);
+  [meta, decode] = verify_decode ('meta', t, meta);   % a fused recurrent decode call?
   [opts, problem, notes] = verify_options (op, meta, t);
-  [ref, more] = verify_compute (op, t, opts, problem);
+  if (isempty (decode))
+    [ref, more] = verify_compute (op, t, opts, problem);
+    problem.expected = verify_expected (op, t, opts, problem, ref);
+  else
+    [ref, more, dec] = verify_decode ('compute', op, t, opts, problem, decode);
+    problem.expected = struct ();
+  end
   notes = [notes, more];
-  problem.expected = verify_expected (op, t, opts, problem, ref);
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];
   for i = 1:numel (names)
@@ -18,6 +24,9 @@ function [ok, report] = verify_run (op, dump)
     row.expected = expected;   % what a correct kernel of that dtype gets
     row.rule = rule;
     rows = [rows; row];  %#ok<AGROW>
+  end
+  if (~isempty (decode))
+    rows = verify_decode ('locate', rows, ref, t, dec);   % sequence, step, slot
   end
   if (isempty (rows))
     error ('la:badFile', 'the dump holds no output to check (o, ht, dq, ...)');
