@@ -82,12 +82,10 @@ function [ref, notes, dec] = compute (op, t, opts, problem, decode)
       dec.accepted = t.num_accepted_tokens(:);
       opts = [opts, {'AcceptedTokens', dec.accepted}];
     end
-    notes{end + 1} = sprintf (['A fused recurrent decode call (docs/decode.md): a pool of %d ' ...
-                               'slots, %s, %s.'], size (t.h0, 1), ...
-                              ifelse (isvector (idx), 'one slot per sequence', ...
-                                      'one slot per step'), ...
-                              ifelse (dec.inplace, 'states written in place', ...
-                                      'per-token states'));
+    layout = {'one slot per step', 'one slot per sequence'};
+    writes = {'per-token states', 'states written in place'};
+    notes{end + 1} = sprintf ('A fused recurrent decode call (docs/decode.md): a pool of %d slots, %s, %s.', ...
+                              size (t.h0, 1), layout{isvector (idx) + 1}, writes{dec.inplace + 1});
   end
   fwd = str2func ([op '_recurrent']);
   [o, S] = fwd (in{:}, opts{:});
@@ -105,14 +103,6 @@ function [ref, notes, dec] = compute (op, t, opts, problem, decode)
       notes{end + 1} = sprintf (['`%s`: not checked (a fused recurrent decode call: FLA has ' ...
                                  'no backward of it, this library only o and ht).'], names{i});
     end
-  end
-end
-
-function s = ifelse (c, a, b)
-  if (c)
-    s = a;
-  else
-    s = b;
   end
 end
 

@@ -10,26 +10,6 @@
 % differences (fd_check).  Run with  test test_decode_pool  or through
 % validation/run_tests.m.
 
-%!function [q, k, v, g, beta, pool] = pool_inputs (op, cls, T, V, P, per_channel)
-%!  % K = 8, H = 1, HV = 2, B = 1; keys of norm one, gates in [-0.6, 0]
-%!  K = 8;  HV = 2;
-%!  q = randn (K, T, 1);  k = randn (K, T, 1);  k = k ./ sqrt (sum (k .^ 2, 1));
-%!  v = randn (V, T, HV);
-%!  if (strcmp (op, 'kda'))
-%!    g = -0.6 * rand (K, T, HV);
-%!  else
-%!    g = -0.6 * rand (T, HV);
-%!  end
-%!  if (per_channel)
-%!    beta = rand (V, T, HV);
-%!  else
-%!    beta = rand (T, HV);
-%!  end
-%!  pool = randn (K, V, HV, P);
-%!  [q, k, v, g, beta, pool] = deal (cast (q, cls), cast (k, cls), cast (v, cls), ...
-%!                                   cast (g, cls), cast (beta, cls), cast (pool, cls));
-%!endfunction
-
 %!function x = steps_of (x, steps_first, steps)
 %!  % the given steps of a gate or beta (steps along dimension 1 or 2)
 %!  if (steps_first)
@@ -49,7 +29,7 @@
 %!   for pc = [false true]
 %!     for V = [8 6]  % the direct path, and the padded one
 %!       randn ('seed', 1);  rand ('seed', 1);
-%!       [q, k, v, g, beta, pool] = pool_inputs (op{1}, 'double', 8, V, 7, pc);
+%!       [q, k, v, g, beta, pool] = rand_decode (op{1}, 'double', 8, V, 7, pc);
 %!       fwd = str2func ([op{1} '_recurrent']);
 %!       args = {q, k, v, g, beta, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', slots, ...
 %!               'AcceptedTokens', acc};
@@ -85,7 +65,7 @@
 %! % per-token states against the chunked path's aux.h (ChunkSize 1: the
 %! % state entering every step), one sequence
 %! randn ('seed', 2);  rand ('seed', 2);
-%! [q, k, v, g, beta, pool] = pool_inputs ('kda', 'double', 5, 8, 3, false);
+%! [q, k, v, g, beta, pool] = rand_decode ('kda', 'double', 5, 8, 3, false);
 %! [~, St] = kda_recurrent (q, k, v, g, beta, 'InitialState', pool, 'Slots', 2, 'UpdatePool', false);
 %! [~, Sc, aux] = kda_chunk (q, k, v, g, beta, 'InitialState', pool(:, :, :, 2), ...
 %!                          'ChunkSize', 1, 'Intermediates', true);
@@ -97,7 +77,7 @@
 %! % the final state, the plain call's bits; a slot given twice (not in
 %! % place) is read by both
 %! randn ('seed', 3);  rand ('seed', 3);
-%! [q, k, v, g, beta, pool] = pool_inputs ('gdn', 'single', 6, 8, 4, false);
+%! [q, k, v, g, beta, pool] = rand_decode ('gdn', 'single', 6, 8, 4, false);
 %! cu = [0 2 6];
 %! [o, S] = gdn_recurrent (q, k, v, g, beta, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [4 1]);
 %! [op, Sp] = gdn_recurrent (q, k, v, g, beta, 'CuSeqlens', cu, ...
@@ -115,7 +95,7 @@
 %! % 2 accepted: the next call starts from slot 3 (AcceptedTokens 2) and
 %! % equals the plain call over the 2 accepted tokens and its own 4
 %! randn ('seed', 4);  rand ('seed', 4);
-%! [q, k, v, g, beta, pool] = pool_inputs ('kda', 'double', 8, 8, 5, false);
+%! [q, k, v, g, beta, pool] = rand_decode ('kda', 'double', 8, 8, 5, false);
 %! slots = [2 3 4 5]';  d = 1:4;  n = 5:8;
 %! [od, pool1] = kda_recurrent (q(:, d), k(:, d), v(:, d, :), g(:, d, :), beta(d, :), ...
 %!                              'InitialState', pool, 'Slots', slots);
@@ -134,7 +114,7 @@
 %! % against ref_recurrence, and equal channels give the scalar beta's bits
 %! randn ('seed', 5);  rand ('seed', 5);
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta, pool] = pool_inputs (op{1}, 'double', 7, 6, 2, true);
+%!   [q, k, v, g, beta, pool] = rand_decode (op{1}, 'double', 7, 6, 2, true);
 %!   fwd = str2func ([op{1} '_recurrent']);
 %!   [o, S] = fwd (q, k, v, g, beta, 'InitialState', pool(:, :, :, 1));
 %!   for hv = 1:2
@@ -175,7 +155,7 @@
 %!test
 %! % dbeta has beta's shape; the chunked paths refuse it with the reason
 %! randn ('seed', 6);  rand ('seed', 6);
-%! [q, k, v, g, beta] = pool_inputs ('kda', 'double', 4, 8, 1, true);
+%! [q, k, v, g, beta] = rand_decode ('kda', 'double', 4, 8, 1, true);
 %! [o, S] = kda_recurrent (q, k, v, g, beta);
 %! [~, ~, ~, ~, db] = kda_recurrent_bwd (q, k, v, g, beta, o, S);
 %! assert (size (db), size (beta));
@@ -190,7 +170,7 @@
 % ---- refusals -----------------------------------------------------------------
 %!shared q, k, v, g, b, pool, cu
 %! randn ('seed', 7);  rand ('seed', 7);
-%! [q, k, v, g, b, pool] = pool_inputs ('kda', 'double', 3, 8, 4, false);
+%! [q, k, v, g, b, pool] = rand_decode ('kda', 'double', 3, 8, 4, false);
 %! cu = [0 1 3];
 %!error <beyond the pool's last slot 4> kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [1 5])
 %!error id=kda:badSlot kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [1 5])

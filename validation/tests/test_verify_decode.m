@@ -12,20 +12,9 @@
 %!  % three sequences of 4, 1, 3 steps (the second padding), a pool of 7
 %!  % slots, Slots per step; FLA layout, float32 outputs
 %!  randn ('seed', 11);  rand ('seed', 11);
-%!  K = 8;  V = 8;  HV = 2;  T = 8;  P = 7;
+%!  K = 8;  V = 8;  HV = 2;  T = 8;
 %!  cu = [0 4 5 8];  slots = [2 3 4 5; 0 0 0 0; 6 0 7 0]';  acc = [2 1 3];
-%!  q = randn (K, T);  k = randn (K, T);  k = k ./ sqrt (sum (k .^ 2));
-%!  v = randn (V, T, HV);  pool = randn (K, V, HV, P);
-%!  if (strcmp (op, 'kda'))
-%!    g = -0.5 * rand (K, T, HV);
-%!  else
-%!    g = -0.5 * rand (T, HV);
-%!  end
-%!  if (per_channel)
-%!    beta = rand (V, T, HV);
-%!  else
-%!    beta = rand (T, HV);
-%!  end
+%!  [q, k, v, g, beta, pool] = rand_decode (op, 'double', T, V, 7, per_channel);
 %!  fwd = str2func ([op '_recurrent']);
 %!  [o, S] = fwd (q, k, v, g, beta, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', slots, ...
 %!                'AcceptedTokens', acc, 'UpdatePool', inplace);
