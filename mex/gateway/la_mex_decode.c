@@ -109,7 +109,7 @@ mxArray *la_decode_state_out(const la_call *c, const void *h0)
     d[2] = (mwSize)p->HV;
     d[3] = (mwSize)p->T;
     d[4] = (mwSize)p->B;
-    a = mxCreateNumericArray(5, d, cls, mxREAL);
+    a = mxCreateUninitNumericArray(5, d, cls, mxREAL); /* the core writes every token */
   }
   return a;
 }
