@@ -107,7 +107,7 @@ static int check_slots(la_problem *p, la_check *why)
   int rc = LA_OK;
   if (p->pool_slots < 1)
     return refuse(why, "badSlot", "a state pool needs at least one slot, got %td", p->pool_slots);
-  if (p->slot_steps != 1 && p->slot_steps < m)
+  if (p->slot_steps < 1 || (p->slot_steps != 1 && p->slot_steps < m))
     return refuse(why, "badSlot",
                   "Slots must give one slot per sequence or one per step: %td rows for "
                   "sequences of up to %td steps", p->slot_steps, m);

@@ -13,6 +13,12 @@
  * gv scales the state's columns in place before the step; the backward
  * keeps X (not S_{t-1}) as the recomputed state, so the step's backward is
  * unchanged and dX turns into dS_{t-1} and dgv afterwards (rec_gv_bwd).
+ *
+ * With a state pool (la_problem.slots, docs/decode.md) the forward's items
+ * are rec_pool_item's: the state read from a slot, each step's state
+ * written to a slot or a per-token state.  A per-channel beta reaches the
+ * step as a vector (rec_beta); the step's backward then writes dbeta per
+ * channel.
  */
 
 /* Per-thread workspace: the padded state (K x V4, dS in the backward) and
@@ -201,7 +207,6 @@ static void LA_FN(rec_pool_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *b
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), bs = p->beta_per_channel != 0;
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
   const int64_t *row = p->slots + p->slot_steps * n;
-  const int64_t r = row[p->accepted ? p->accepted[n] - 1 : 0] - p->slot_base;
   const real_t *pool = (const real_t *)x->fio->h0;
   real_t *ht = (real_t *)x->fio->ht;
   const ptrdiff_t tok0 = it.s.t0 + p->T * it.s.b; /* per-token states: first step's */
@@ -209,8 +214,10 @@ static void LA_FN(rec_pool_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *b
   LA_FN(rec_ws) ws, *w = &ws;
   const real_t *Sin;
   ptrdiff_t t;
+  int64_t r;
 
-  if (it.s.len == 0) return;
+  if (it.s.len == 0) return; /* reads nothing: its counts were not checked */
+  r = row[p->accepted ? p->accepted[n] - 1 : 0] - p->slot_base;
   if (r < 0) { /* padding: skipped */
     memset(it.o, 0, sizeof(real_t) * (size_t)(V * it.s.len));
     for (t = 0; !p->inplace && ht && t < it.s.len; t++)

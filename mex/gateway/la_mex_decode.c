@@ -53,7 +53,7 @@ void la_decode_options(la_call *c, const mxArray *slots, const mxArray *accepted
   char dims[64];
   p->inplace = inplace ? mxGetScalar(inplace) != 0 : slots != NULL;
   if (!slots) {
-    if (accepted || p->inplace)
+    if (accepted || inplace)
       la_fail(c, "badOption", "'AcceptedTokens' and 'UpdatePool' need 'Slots'");
     return;
   }

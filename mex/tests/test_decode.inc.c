@@ -475,6 +475,7 @@ static void test_slots_refusals(void)
   q = p; q.accepted = acc_bad; expect_refusal("AcceptedTokens beyond Slots' rows", q, "badSlot");
   q = p; q.accepted = acc_zero; expect_refusal("AcceptedTokens 0", q, "badSlot");
   q = p; q.pool_slots = 0; expect_refusal("pool of 0 slots", q, "badSlot");
+  q = p; q.slot_steps = 0; expect_refusal("Slots of 0 rows", q, "badSlot");
   q = p; q.slot_steps = 1; q.slots = ok_slots;
   report(la_problem_check(&q, NULL) == LA_OK, "slots  check: one slot per sequence passes");
   q = p; q.slots = NULL; expect_refusal("UpdatePool without Slots", q, "badOption");

@@ -70,6 +70,9 @@ function [ref, notes, dec] = compute (op, t, opts, problem, decode)
     dec.h0 = t.h0;
   end
   if (isfield (t, 'ssm_state_indices'))
+    if (~isfield (t, 'h0'))
+      error ('la:badFile', 'the dump has ssm_state_indices but no h0, the pool before the call');
+    end
     idx = t.ssm_state_indices;
     if (isvector (idx))
       dec.slots = idx(:);                % one per sequence

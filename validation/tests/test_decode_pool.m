@@ -181,6 +181,7 @@
 %!error id=kda:badShape kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [1 2], 'AcceptedTokens', 1)
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'Slots', [1 2])
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool(:, :, :, 1:2), 'UpdatePool', true)
+%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool(:, :, :, 1:2), 'UpdatePool', false)
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', [1.5 2])
 %!error id=kda:badOption kda_recurrent_bwd (q, k, v, g, b, v, [], 'CuSeqlens', cu, 'Slots', [1 2])
 %!error id=kda:badOption kda_chunk (q, k, v, g, b, 'CuSeqlens', cu, 'Slots', [1 2])

@@ -112,3 +112,5 @@
 %! [ok, r] = kda_verify (dir);
 %! assert (ok, r.markdown);
 %! assert (exist (fullfile (dir, 'verify_report.md'), 'file') == 2);
+
+%!error <no h0> kda_verify (rmfield (decode_dump ('kda', true, false), 'h0'))
