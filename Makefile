@@ -8,6 +8,9 @@
 # Nothing but git, gcc and make is assumed: `deps` installs what is missing
 # with apt-get (as root, or through sudo).
 
+# liblapacke-dev: the project's platform contract lists it, so a machine set
+# up by `make deps` has it; nothing here links LAPACKE (the chunk's
+# triangular solves are the core's own, the rest is OpenBLAS's BLAS).
 DEB_PKGS   := octave liboctave-dev libopenblas-dev liblapacke-dev
 # gnuplot draws the lab's and the notebooks' figures headless (Octave's
 # toolkit without a display): any installed gnuplot will do, else gnuplot-nox.

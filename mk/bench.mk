@@ -12,6 +12,10 @@
 #                  and the forward's stages' shares of its time; then the
 #                  chunk's triangular solve against two blocked inverses
 #                  (mex/bench/bench_solve.c, single and double, one thread)
+#   make bench-files  la_save / la_load of a 34 MB tensor beside numpy
+#                  (.npy, .npz stored and deflated, .safetensors;
+#                  validation/bench/bench_files.m); part of make bench;
+#                  writes validation/results/bench_files.md
 #   make bench-goals  only the rows of the goals, ROUNDS rounds (default 5)
 #                  with both kernel sets: each goal's median over the
 #                  rounds, its range and the rounds met
@@ -19,7 +23,7 @@
 #                  validation/results/bench_goals.md
 # The peer (validation/bench/peer_torch.py) needs Debian's python3-torch; it
 # is measured when installed (`make bench-deps`), never needed by make test.
-.PHONY: bench bench-c bench-goals bench-deps
+.PHONY: bench bench-c bench-goals bench-deps bench-files
 
 ROUNDS ?= 5
 
@@ -90,6 +94,10 @@ bench-deps:
 
 bench: build $(BENCH_CORE) $(BENCH_CORE_BLAS)
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench ('Core', '$(abspath $(BENCH_CORE))', 'CoreBlas', '$(abspath $(BENCH_CORE_BLAS))');"
+	@$(MAKE) --no-print-directory bench-files
+
+bench-files: build
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('octave', 'validation/bench'); bench_files ('Reps', 5, 'Out', 'validation/results/bench_files.md');"
 
 bench-goals: build $(BENCH_CORE)
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'Rounds', $(ROUNDS));"

@@ -2,7 +2,10 @@
 #   make fuzz-quick      about a minute of fuzz cases (part of `make test`)
 #   make fuzz            10,000 cases (FUZZ_SEED, FUZZ_COUNT, FUZZ_TIME to change)
 #   make valgrind        valid and invalid calls under valgrind, a MEX built for it
-#   make test-interrupt  SIGINT during a long call: kda:interrupted within 1 s
+#   make test-interrupt  SIGINT early, middle and late into each public call:
+#                        <family>:interrupted within half a second
+#   make fuzz-files      randomly damaged tensor files and meta.json through
+#                        la_load / kda_verify (FILES_COUNT, default 20,000)
 # Reproducers of failing cases go to build/fuzz*/repro_SEED_I.m.
 
 FUZZ_SEED  ?= $(shell date +%s)
@@ -10,7 +13,7 @@ FUZZ_COUNT ?= 10000
 FUZZ_TIME  ?= 3600
 FUZZ_RUN    = $(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_run
 
-.PHONY: fuzz fuzz-quick valgrind test-interrupt
+.PHONY: fuzz fuzz-quick fuzz-files fuzz-files-quick valgrind test-interrupt
 
 fuzz: build
 	$(FUZZ_RUN) ('Seed', $(FUZZ_SEED), 'Count', $(FUZZ_COUNT), 'TimeLimit', $(FUZZ_TIME), 'OutDir', 'build/fuzz');"
@@ -20,6 +23,17 @@ fuzz-quick: build
 	$(FUZZ_RUN) ('Seed', 1, 'Count', 1500, 'TimeLimit', 60, 'OutDir', 'build/fuzz-quick');"
 
 TEST_STEPS += fuzz-quick
+
+# tensor files: each damaged file reads or gives la:badFile, within 10 s
+# (validation/fuzz/fuzz_files.m; failures kept in build/fuzz-files)
+FILES_COUNT ?= 20000
+fuzz-files: build
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_files ('Seed', $(FUZZ_SEED), 'Count', $(FILES_COUNT), 'TimeLimit', $(FUZZ_TIME));"
+
+fuzz-files-quick: build
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_files ('Seed', 1, 'Count', 300, 'TimeLimit', 60, 'OutDir', 'build/fuzz-files-quick');"
+
+TEST_STEPS += fuzz-files-quick
 
 # needs the interrupt polling of the core and gateway (issue 13, item 2)
 test-interrupt: build

@@ -1,9 +1,15 @@
 # ---- tensor files and kernel verification (la_load, kda_verify) -------------
 # The tests of la_load and kda_verify read files written by real writers:
 # numpy (save, savez, savez_compressed) and scipy (savemat), run by Debian's
-# /usr/bin/python3 (validation/tests/python/).  Deflated .npz members are
-# inflated through gunzip, i.e. the gzip program (essential on Debian).
-DEB_PKGS += python3-numpy python3-scipy gzip
+# /usr/bin/python3 (validation/tests/python/).
+DEB_PKGS += python3-numpy python3-scipy
+
+# CRC-32, deflate and inflate of .npz members go through zlib in the MEX
+# (mex/gateway/la_mex_zlib.c); a build without LA_HAVE_ZLIB (build_mex.m)
+# computes the CRC itself and refuses deflated members with a clear error.
+DEB_PKGS += zlib1g-dev
+LIBS     += -lz
+$(BUILD)/gateway/la_mex_zlib.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
 
 .PHONY: test-verify
 

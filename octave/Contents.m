@@ -33,3 +33,12 @@
 % Library
 %   kdagdn             - Kimi Delta Attention and Gated DeltaNet for Octave and MATLAB.
 %   kdagdn_version     - Version of the kdagdn library, as a string.
+
+%!test
+%! % every function listed here is on the path
+%! names = regexp (fileread (fullfile (fileparts (which ('kdagdn')), 'Contents.m')), '\n%\s+([a-z_0-9]+)\s+- ', 'tokens');
+%! assert (numel (names) >= 20)
+%! for name = [names{:}]
+%!   assert (exist (name{1}) == 2 || exist (name{1}) == 3, '%s is not on the path', name{1})
+%! end
+

@@ -42,7 +42,8 @@
 %                                (recurrent backward); no effect in the
 %                                recurrent forward
 %     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
-%                                first
+%                                first (unnormalised keys can make the state
+%                                grow: warning stateGrowth)
 %     L2NormEps       0          'UseQKL2Norm' divides by sqrt(sum x^2 + eps)
 %                                (FLA: 1e-6); finite and >= 0
 %     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +

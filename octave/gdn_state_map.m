@@ -37,7 +37,8 @@
 %                                (recurrent backward); no effect in the
 %                                recurrent forward
 %     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
-%                                first
+%                                first (unnormalised keys can make the state
+%                                grow: warning stateGrowth)
 %     L2NormEps       0          'UseQKL2Norm' divides by sqrt(sum x^2 + eps)
 %                                (FLA: 1e-6); finite and >= 0
 %     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
@@ -95,3 +96,22 @@ end
 
 %!error id=gdn:badOption gdn_state_map (q, k, v, g, beta, 'Intermediates', true)
 %!error id=gdn:nargout [a, b, c] = gdn_state_map (q, k, v, g, beta)
+
+%!demo
+%! % context parallelism for GDN: the maps of 4 segments, merged, give the
+%! % whole sequence's final state and, from each segment's initial state,
+%! % its output
+%! K = 32; V = 32; T = 1024; cuts = [0 256 512 768 1024];
+%! q = randn (K, T); k = randn (K, T); v = randn (V, T);
+%! k = k ./ sqrt (sum (k .^ 2, 1));
+%! g = -rand (T, 1) / 4; beta = rand (T, 1);
+%! [o_ref, S_ref] = gdn_chunk (q, k, v, g, beta);
+%! [P, R] = gdn_state_map (q, k, v, g, beta, 'CuSeqlens', cuts);
+%! [S, S_in] = la_state_map_merge (P, R);
+%! o = zeros (size (o_ref));
+%! for s = 1:4
+%!   t = cuts(s) + 1:cuts(s + 1);
+%!   o(:, t) = gdn_chunk (q(:, t), k(:, t), v(:, t), g(t), beta(t), 'InitialState', S_in(:, :, 1, s));
+%! end
+%! fprintf ('final state: rel. difference %.1e\n', norm (S(:) - S_ref(:)) / norm (S_ref(:)));
+%! fprintf ('output:      rel. difference %.1e\n', norm (o(:) - o_ref(:)) / norm (o_ref(:)));

@@ -36,7 +36,8 @@
 %                                (recurrent backward); no effect in the
 %                                recurrent forward
 %     UseQKL2Norm     false      divide every q_t and k_t by its 2-norm over K
-%                                first
+%                                first (unnormalised keys can make the state
+%                                grow: warning stateGrowth)
 %     L2NormEps       0          'UseQKL2Norm' divides by sqrt(sum x^2 + eps)
 %                                (FLA: 1e-6); finite and >= 0
 %     GateInKernel    false      g is raw: gate = -exp(ALog) softplus(g +
@@ -58,6 +59,8 @@
 %                                dS0) are K x V or V x K per head
 %     Intermediates   false      return the per-chunk quantities of the
 %                                derivation (or their gradients) in aux
+%     Verbose         false      print a progress line each second of a call
+%                                that runs a second or more
 %     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
 %                                intermediates to that format, work in single
 %

@@ -39,8 +39,38 @@
 %     kdagdn_version     - Version of the kdagdn library, as a string.
 %
 %   Each function's help gives its call forms, arguments, options and an
-%   example; `demo NAME` runs its demonstration.  The math and the full
-%   API are in the docs/ folder of the source (docs/api.md).
+%   example; `demo NAME` runs the demonstration of the eight kernels,
+%   kda_state_map, gdn_state_map, la_state_map_merge, la_gradcheck and
+%   kdagdn_version.  The math and the full API:
+%   docs/README.md and docs/api.md (the installed package keeps these pages
+%   in fullfile (fileparts (which ('kdagdn')), 'doc')).
 %
-%   This file holds help text only (`help kdagdn`); Contents.m lists the
+%   This file holds help text (`help kdagdn`) and tests; Contents.m lists the
 %   same functions for MATLAB's folder help.
+
+%!test
+%! % help kdagdn lists every function of Contents.m, and each has help
+%! listed = @(txt) regexp (txt, '\n%?\s+([a-z_0-9]+)\s+- ', 'tokens');
+%! mine = [listed(help ('kdagdn')){:}];
+%! contents = setdiff ([listed(fileread (fullfile (fileparts (which ('kdagdn')), 'Contents.m'))){:}], {'kdagdn'});
+%! assert (sort (mine), sort (contents))
+%! for name = mine
+%!   assert (~isempty (strtrim (help (name{1}))), 'no help for %s', name{1})
+%! end
+
+%!test
+%! % the functions that the help says have a demo have one, and no other does
+%! txt = strjoin (strtrim (strsplit (help ('kdagdn'), "\n")), ' ');
+%! claim = regexp (txt, 'runs the demonstration of (.*?)\.', 'tokens', 'once'){1};
+%! claimed = [regexp(claim, '\<[a-z]+_[a-z_]+\>', 'match'), ...
+%!            {'kda_recurrent', 'kda_chunk', 'kda_recurrent_bwd', 'kda_chunk_bwd', ...
+%!             'gdn_recurrent', 'gdn_chunk', 'gdn_recurrent_bwd', 'gdn_chunk_bwd'}];
+%! d = dir (fullfile (fileparts (which ('kdagdn')), '*.m'));
+%! with_demo = {};
+%! for f = {d.name}
+%!   if (~isempty (regexp (fileread (fullfile (fileparts (which ('kdagdn')), f{1})), '(?m)^%!demo', 'once')))
+%!     with_demo{end+1} = regexprep (f{1}, '\.m$', '');
+%!   end
+%! end
+%! assert (sort (unique (claimed)), sort (with_demo))
+

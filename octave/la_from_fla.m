@@ -57,3 +57,29 @@ function y = la_from_fla (name, x, varargin)
       y = permute (x, perm);
   end
 end
+
+%!test
+%! % every layout of the table, inverted by la_to_fla
+%! B = 2; T = 16; H = 3; HV = 3; K = 8; V = 4; NT = 2; BT = 8;
+%! cases = {'q', [B T H K], [K T H B]; 'v', [B T HV V], [V T HV B]; ...
+%!          'g', [B T HV K], [K T HV B]; 'beta', [B T HV], [T HV B]; ...
+%!          'h0', [B HV K V], [K V HV B]; 'Akk', [B T HV BT], [BT T HV B]};
+%! for i = 1:rows (cases)
+%!   x = randn (cases{i, 2});
+%!   y = la_from_fla (cases{i, 1}, x);
+%!   assert (size (y), cases{i, 3});
+%!   assert (la_to_fla (cases{i, 1}, y), x);
+%! end
+%! h = randn (B, NT, HV, K, V);
+%! y = la_from_fla ('h', h);
+%! assert (size (y), [K V HV NT * B]);
+%! assert (la_to_fla ('h', y, 'Batch', B), h);
+%! assert (size (la_from_fla ('g', randn (B, T, HV), 'Op', 'gdn')), [T HV B]);
+
+%!test
+%! % dt_bias: [HV, K] or flat [HV*K] with 'K'
+%! x = randn (3, 8);
+%! assert (la_from_fla ('dt_bias', x), x.');
+%! assert (la_from_fla ('dt_bias', reshape (x.', [], 1), 'K', 8), x.');
+
+%!error <needs the option 'K'> la_from_fla ('dt_bias', randn (24, 1))

@@ -63,6 +63,10 @@
 %     tol        Tol
 %     pass       size_ok && maxerr <= tol (false for NaN)
 %
+%   Errors: 'la:badBackward' when BWD does not take the n inputs and one dy
+%   per output (NumOutputs) or fails when called so; 'la:badForward' when FWD
+%   does not take the n inputs; 'la:badOption' for a bad option.
+%
 %   Example:
 %     % a library function as it is (InitialState as an input; both
 %     % outputs, o and the final state, in the loss)
@@ -96,6 +100,8 @@ function [ok, tab] = la_gradcheck (fwd, bwd, inputs, varargin)
     end
   end
 
+  check_arity (fwd, bwd, numel (x), cfg.NumOutputs);
+
   % the loss weights, the rounding noise and the analytic gradients
   y = cell (1, cfg.NumOutputs);
   [y{:}] = feval (fwd, x{:});
@@ -107,7 +113,13 @@ function [ok, tab] = la_gradcheck (fwd, bwd, inputs, varargin)
   end
   noise = 10 * eps * abs_terms / cfg.Step;
   grads = cell (1, numel (x));
-  [grads{:}] = feval (bwd, x{:}, W{:});
+  try
+    [grads{:}] = feval (bwd, x{:}, W{:});
+  catch err
+    error ('la:badBackward', ['la_gradcheck: BWD (%s) failed when called as ' ...
+           'BWD (x1, ..., x%d, dy1, ..., dy%d) for %d gradients: %s'], ...
+           handle_text (bwd), numel (x), cfg.NumOutputs, numel (x), err.message);
+  end
   loss = @(xx) loss_of (fwd, xx, W, cfg);
 
   tab = struct ('name', {}, 'size_ok', {}, 'dir_err', {}, 'entry_err', {}, ...
@@ -124,6 +136,46 @@ function [ok, tab] = la_gradcheck (fwd, bwd, inputs, varargin)
   end
   if (nargout == 0)
     clear ok;
+  end
+end
+
+% ---- the functions' signatures ----------------------------------------------
+
+function check_arity (fwd, bwd, nin, nout)
+  % BWD takes the n inputs and one dy per output of FWD; an arity known to
+  % be wrong is named here, before Octave's own message about an anonymous
+  % function called with too many inputs
+  n_bwd = arity (bwd);
+  if (n_bwd >= 0 && n_bwd ~= nin + nout)
+    error ('la:badBackward', ['la_gradcheck: BWD (%s) takes %d arguments, but ' ...
+           'is called with %d: the %d inputs, then the gradient dy of each of ' ...
+           'the %d outputs of FWD (set ''NumOutputs'' if FWD has fewer in the loss)'], ...
+           handle_text (bwd), n_bwd, nin + nout, nin, nout);
+  end
+  n_fwd = arity (fwd);
+  if (n_fwd >= 0 && n_fwd ~= nin)
+    error ('la:badForward', 'la_gradcheck: FWD (%s) takes %d arguments, but INPUTS holds %d', ...
+           handle_text (fwd), n_fwd, nin);
+  end
+end
+
+function n = arity (f)
+  % the number of arguments f declares; -1 when unknown or variable
+  try
+    n = nargin (f);
+  catch
+    n = -1;
+  end
+  if (n < 0)
+    n = -1;
+  end
+end
+
+function t = handle_text (f)
+  if (ischar (f))
+    t = f;
+  else
+    t = func2str (f);
   end
 end
 
@@ -244,6 +296,10 @@ end
 function plot_table (tab, target)
   % both errors of every input on a log axis; zeros drawn at a floor
   to_file = ischar (target);
+  % Without a display Octave has only the gnuplot toolkit and says, once
+  % per session, that it is discouraged: a note about Octave's GUI, not
+  % about this plot, which gnuplot draws in full.
+  saved_warning = warning ('off', 'Octave:gnuplot-graphics');
   if (to_file)
     fig = figure ('visible', 'off');
   else
@@ -262,7 +318,10 @@ function plot_table (tab, target)
   if (to_file)
     print (fig, '-dpng', '-r80', target);
     close (fig);
+  else
+    drawnow ();
   end
+  warning (saved_warning);
 end
 
 % ---- tests -------------------------------------------------------------------
@@ -343,6 +402,20 @@ end
 
 %!error <cell of INPUTS> la_gradcheck (@sin, @cos, 1)
 %!error <unknown option> la_gradcheck (@sin, @(x, d) cos (x) .* d, {1}, 'Bogus', 1)
+%!error <la_gradcheck: BWD .* takes 1 arguments, but is called with 2> la_gradcheck (@(x) x .^ 2, @(x) 2 * x, {randn(3)})
+%!error <la_gradcheck: FWD .* takes 2 arguments, but INPUTS holds 1> la_gradcheck (@(x, y) x, @(x, dy) dy, {1})
+%!error <BWD .* failed when called> la_gradcheck (@(x) x, @(varargin) error ('mine'), {1})
+%!test
+%! % a backward of the right arity, written with varargin, is accepted
+%! ok = la_gradcheck (@(x) x .^ 2, @(varargin) 2 * varargin{1} .* varargin{2}, {randn(3)});
+%! assert (ok)
+%!test
+%! % 'Plot' to a file writes it, and prints no warning (gnuplot's included)
+%! f = [tempname() '.png'];
+%! out = evalc ('la_gradcheck (@(x) x .^ 2, @(x, dy) 2 * x .* dy, {randn(3)}, ''Plot'', f);');
+%! assert (exist (f, 'file') == 2)
+%! assert (isempty (strfind (out, 'warning')), out)
+%! delete (f);
 
 %!demo
 %! % the gradient of a small function of two arrays, and a broken one

@@ -7,14 +7,20 @@
 %   Returns a struct with one field per array of FILE:
 %     NAME.npy          one field NAME (the file name without extension)
 %     NAME.npz          one field per member (numpy's savez and
-%                       savez_compressed: stored or deflated members)
+%                       savez_compressed: stored or deflated members),
+%                       named as numpy's np.load keys them (".npy" dropped)
 %     NAME.safetensors  one field per tensor (the "__metadata__" entry is skipped)
 %     NAME.mat          one field per variable (load of Octave / MATLAB)
+%   Field names are the names as written, whatever they are ("do", "a-b",
+%   "x.y" included): read them with s.("do").  Two .npz members with the
+%   same key (q.npy and q) are an error.
+%
 %   Arrays are indexed like the writer's: x(i, j, ...) is a[i-1, j-1, ...] of
 %   numpy or PyTorch, whatever the file's memory order (C or Fortran order,
 %   either byte order).  So a PyTorch q of shape [B, T, H, K] comes back
 %   B x T x H x K; la_from_fla turns it into this library's K x T x H x B.
-%   A 1-D array is a column.
+%   A 1-D array of n elements comes back n x 1 (a column); la_save writes
+%   an n x 1 column 1-D, so both round trips keep the shape.
 %
 %   Classes: float32 -> single, float64 -> double, int32 / int64 (and the
 %   other integer types) -> the same integer class, bool -> logical;
@@ -29,6 +35,13 @@
 %   Errors: an unreadable, truncated, mislabelled or oversized file (e.g. a
 %   shape that needs more bytes than the file holds, or bytes left over)
 %   raises 'la:badFile' with a message naming the file and the problem.
+%   A file that numpy or safetensors would refuse or read differently is
+%   refused (duplicate header keys, malformed literals, overlapping
+%   offsets, colliding member names, ...), and so are special files (FIFO,
+%   device, a link to one), before they are opened.  Every size is checked
+%   against the file's before memory is allocated, and a deflated member
+%   inflates to at most the size its directory claims (zlib in the MEX; a
+%   MEX built by build_mex.m has no zlib and refuses deflated members).
 %
 %   Example:
 %     f = [tempname() '.npz'];
@@ -39,24 +52,25 @@
 %   See also: la_save, la_from_fla, kda_verify.
 
 function [s, dtypes] = la_load (file, how)
-  if (nargin < 1 || ~ischar (file))
+  if (nargin < 1 || ~ischar (file) || ~isrow (file))
     error ('la:badFile', 'la_load: needs a file name');
   end
-  widen = (nargin > 1 && strcmpi (how, 'double'));
+  widen = (nargin > 1 && ischar (how) && strcmpi (how, 'double'));
   if (nargin > 1 && ~widen)
     error ('la:badFile', 'la_load: the second argument may only be ''double''');
   end
   [~, base, ext] = fileparts (file);
   switch (lower (ext))
     case '.npy'
-      [x, dt] = la_npy_decode (read_bytes (file), file);
+      [x, dt] = la_npy_decode (la_read_file (file), file);
       s = struct ();
-      s.(valid_name (base)) = x;
-      dtypes = struct (valid_name (base), dt);
+      s.(base) = x;
+      dtypes = struct ();
+      dtypes.(base) = dt;
     case '.npz'
       [s, dtypes] = load_npz (file);
     case '.safetensors'
-      [s, dtypes] = la_safetensors_decode (read_bytes (file), file);
+      [s, dtypes] = la_safetensors_decode (la_read_file (file), file);
     case '.mat'
       [s, dtypes] = load_mat (file);
     otherwise
@@ -72,28 +86,21 @@ function [s, dtypes] = la_load (file, how)
   end
 end
 
-function bytes = read_bytes (file)
-  fid = fopen (file, 'r');
-  if (fid < 0)
-    la_bad_file (file, 'cannot open');
-  end
-  bytes = fread (fid, Inf, 'uint8=>uint8');
-  fclose (fid);
-end
-
 function [s, dtypes] = load_npz (file)
-  [names, data] = la_zip_read (read_bytes (file), file);
+  [names, data] = la_zip_read (la_read_file (file), file);
+  keys = regexprep (names, '\.npy$', '');
   s = struct ();
   dtypes = struct ();
   for i = 1:numel (names)
-    name = regexprep (names{i}, '\.npy$', '');
     [x, dt] = la_npy_decode (data{i}, [file ':' names{i}]);
-    s.(valid_name (name)) = x;
-    dtypes.(valid_name (name)) = dt;
+    data{i} = [];
+    s.(keys{i}) = x;
+    dtypes.(keys{i}) = dt;
   end
 end
 
 function [s, dtypes] = load_mat (file)
+  la_regular_file (file);
   try
     s = load ('-mat', file);
   catch err
@@ -106,9 +113,47 @@ function [s, dtypes] = load_mat (file)
   end
 end
 
-function name = valid_name (name)
-  name = regexprep (name, '[^A-Za-z0-9_]', '_');
-  if (isempty (name) || ~isletter (name(1)))
-    name = ['x' name];
-  end
-end
+%!test
+%! % round trips through every format; names kept exactly ("do", "a-b")
+%! d = tempname ();  mkdir (d);
+%! s = struct ('q', reshape (single (1:24), 2, 3, 4), 'i', int64 ([-2; 5]), 'b', [true; false]);
+%! s.("do") = [1 2 3];  s.("a-b") = 7;
+%! for ext = {'.npz', '.safetensors', '.mat'}
+%!   [t, dt] = la_load (la_save (fullfile (d, ['x' ext{1}]), s));
+%!   assert (t, s);
+%! end
+%! assert (dt.("do"), 'mat');
+%! [t, dt] = la_load (la_save (fullfile (d, 'do.npy'), [1; 2]));
+%! assert (t.("do"), [1; 2]);  assert (dt.("do"), 'float64');
+
+%!test
+%! % deflated .npz (savez_compressed) read back, CRC checked
+%! f = [tempname() '.npz'];
+%! s = struct ('x', randn (3, 4, 5), 'y', zeros (100, 1, 'int32'));
+%! assert (la_load (la_save (f, s, 'Compress', true)), s);
+%! delete (f);
+
+%!test
+%! % 'double' widens every class
+%! f = la_save ([tempname() '.safetensors'], struct ('a', single ([1 2]), 'b', int32 (3)));
+%! s = la_load (f, 'double');
+%! assert (class (s.a), 'double');  assert (s.b, 3);
+%! delete (f);
+
+%!test
+%! % a truncated file: la:badFile naming the function and the file
+%! f = la_save ([tempname() '.npy'], 1:10);
+%! fid = fopen (f, 'r+');  fseek (fid, 0, 'bof');  b = fread (fid, Inf, 'uint8=>uint8');  fclose (fid);
+%! fid = fopen (f, 'w');  fwrite (fid, b(1:end - 8));  fclose (fid);
+%! try
+%!   la_load (f);
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'la:badFile');
+%!   assert (strncmp (err.message, ['la_load: ' f], numel (f) + 9), err.message);
+%! end
+%! delete (f);
+
+%!error <la_load: needs a file name> la_load ()
+%!error <unknown extension> la_load ('x.txt')
+%!error <cannot open> la_load ('/nonexistent/file.npy')

@@ -1,15 +1,20 @@
 % la_save  Write named arrays to a tensor file (.npy, .npz, .safetensors, .mat).
 %
-%   la_save (file, s)
-%   la_save (file, s, dtype)
+%   file = la_save (file, s)
+%   file = la_save (file, s, dtype)
+%   file = la_save (..., 'Compress', true)
 %   la_save ('x.npy', x)
 %
 %   s: a struct of arrays, indexed like the file's arrays (the convention of
-%   la_load, so la_load (la_save (f, s)) gives s back).  By extension:
+%   la_load, so la_load (la_save (f, s)) gives s back).  Field names are
+%   written exactly as they are (a field "do", made with s.("do") = x, is
+%   the tensor do).  By extension:
 %     .npy          one array (s may be the array itself, or a struct of one
 %                   field); format version 1.0, C order, little-endian
-%     .npz          one member NAME.npy per field, stored (no compression),
-%                   as numpy's savez writes
+%     .npz          one member NAME.npy per field, stored as numpy's savez
+%                   writes it, or deflated as savez_compressed does with
+%                   'Compress', true (zlib in the MEX; a MEX built by
+%                   build_mex.m has no zlib and refuses 'Compress')
 %     .safetensors  one tensor per field, per the published format
 %     .mat          save -v7 (Octave and MATLAB read it)
 %   dtype (numpy name) sets the stored type of every floating array:
@@ -18,45 +23,89 @@
 %   Default: after the class (double -> float64, single -> float32, logical
 %   -> bool, integers as they are).  .mat ignores dtype.
 %
+%   Shapes: an array is written with its size, except that an n x 1
+%   column is written 1-D, shape (n,), as numpy's vectors are (la_load
+%   reads a 1-D array back as a column); a 1 x n row stays (1, n).  A
+%   scalar is (1,) in .npy and .npz and a 0-D tensor, shape [], in
+%   .safetensors.  Trailing singleton dimensions past the second are not
+%   kept (Octave drops them).
+%
+%   The file is written under a temporary name in the same folder and
+%   renamed when complete, so an error or Ctrl-C leaves no partial file
+%   (and no temporary).  Returns the file's name.
+%
 %   Example:
 %     o = randn (8, 16, 2);                % V x T x HV
-%     f = [tempname() '.npy'];
-%     la_save (f, la_to_fla ('o', o));     % [1, 16, 2, 8], as FLA's o
+%     f = la_save ([tempname() '.npy'], la_to_fla ('o', o));  % [1, 16, 2, 8]
 %     s = la_load (f);
 %     delete (f);
 %
 %   See also: la_load, la_to_fla.
 
-function la_save (file, s, dtype)
+function file = la_save (file, s, varargin)
   if (nargin < 2)
     error ('la:badFile', 'la_save: needs a file and the arrays');
   end
-  if (nargin < 3)
-    dtype = '';
+  if (~ischar (file) || ~isrow (file))
+    error ('la:badFile', 'la_save: the file name must be a char row');
   end
+  [dtype, compress] = options (varargin);
   [~, base, ext] = fileparts (file);
   if (~isstruct (s))
-    s = struct (base, {s});
+    t = struct ();
+    t.(base) = s;
+    s = t;
+  end
+  if (~isscalar (s))
+    error ('la:badFile', 'la_save: %s: s must be a 1 x 1 struct of arrays', file);
   end
   names = fieldnames (s);
+  for i = 1:numel (names)
+    x = s.(names{i});
+    if (~(isnumeric (x) || islogical (x)) || ~isreal (x) || issparse (x))
+      error ('la:badFile', 'la_save: %s: field "%s" is not a real full numeric or logical array', ...
+             file, names{i});
+    end
+  end
+  if (compress && ~strcmpi (ext, '.npz'))
+    error ('la:badFile', 'la_save: %s: ''Compress'' applies to .npz only', file);
+  end
   switch (lower (ext))
     case '.npy'
       if (numel (names) ~= 1)
-        error ('la:badFile', '%s: a .npy file holds one array, got %d', file, numel (names));
+        error ('la:badFile', 'la_save: %s: a .npy file holds one array, got %d', file, numel (names));
       end
-      write_bytes (file, npy_bytes (s.(names{1}), dtype));
+      pieces = npy_pieces (s.(names{1}), dtype);
     case '.npz'
-      members = cell (1, numel (names));
-      for i = 1:numel (names)
-        members{i} = npy_bytes (s.(names{i}), dtype);
-      end
-      write_bytes (file, zip_stored (strcat (names, '.npy'), members));
+      pieces = zip_pieces (s, names, dtype, compress, file);
     case '.safetensors'
-      write_bytes (file, safetensors_bytes (s, names, dtype));
+      pieces = safetensors_pieces (s, names, dtype);
     case '.mat'
-      save ('-v7', file, '-struct', 's');
+      pieces = {};
     otherwise
-      error ('la:badFile', '%s: unknown extension ''%s'' (.npy, .npz, .safetensors, .mat)', file, ext);
+      error ('la:badFile', 'la_save: %s: unknown extension ''%s'' (.npy, .npz, .safetensors, .mat)', ...
+             file, ext);
+  end
+  write_file (file, pieces, s);
+end
+
+function [dtype, compress] = options (args)
+  dtype = '';
+  compress = false;
+  if (mod (numel (args), 2) == 1)
+    dtype = args{1};
+    args = args(2:end);
+    if (~ischar (dtype))
+      error ('la:badFile', 'la_save: dtype must be a numpy name such as ''float32''');
+    end
+  end
+  for i = 1:2:numel (args)
+    if (ischar (args{i}) && strcmpi (args{i}, 'Compress') && isscalar (args{i + 1}) ...
+        && (islogical (args{i + 1}) || isnumeric (args{i + 1})))
+      compress = logical (args{i + 1});
+    else
+      error ('la:badFile', 'la_save: unknown option (la_save (file, s, dtype, ''Compress'', tf))');
+    end
   end
 end
 
@@ -69,7 +118,8 @@ function dt = float_dtype (x, dtype)
   end
 end
 
-function out = npy_bytes (x, dtype)
+function pieces = npy_pieces (x, dtype)
+  % {prefix, data}: the .npy file in two pieces (no copy of the data)
   [data, shape, dt] = la_array_to_bytes (x, float_dtype (x, dtype));
   descrs = struct ('float64', '<f8', 'float32', '<f4', 'bfloat16', '<V2', 'bool', '|b1', ...
                    'int8', '|i1', 'uint8', '|u1', 'int16', '<i2', 'uint16', '<u2', ...
@@ -85,11 +135,11 @@ function out = npy_bytes (x, dtype)
   % pad with spaces so that the data starts at a multiple of 64 bytes
   pad = 64 - mod (10 + numel (header) + 1, 64);
   header = [header, repmat(' ', 1, mod (pad, 64)), char(10)];
-  out = [uint8([147 double('NUMPY') 1 0]), typecast(uint16 (numel (header)), 'uint8'), ...
-         uint8(header), data];
+  pieces = {[uint8([147 double('NUMPY') 1 0]), typecast(uint16 (numel (header)), 'uint8'), ...
+             uint8(header)], data};
 end
 
-function out = safetensors_bytes (s, names, dtype)
+function pieces = safetensors_pieces (s, names, dtype)
   st = struct ('float64', 'F64', 'float32', 'F32', 'bfloat16', 'BF16', 'bool', 'BOOL', ...
                'int8', 'I8', 'uint8', 'U8', 'int16', 'I16', 'uint16', 'U16', ...
                'int32', 'I32', 'uint32', 'U32', 'int64', 'I64', 'uint64', 'U64');
@@ -103,47 +153,155 @@ function out = safetensors_bytes (s, names, dtype)
       shape = [];
     end
     entries{i} = sprintf ('"%s":{"dtype":"%s","shape":[%s],"data_offsets":[%d,%d]}', ...
-                          names{i}, st.(dt), strjoin (arrayfun (@num2str, shape, 'UniformOutput', false), ','), ...
+                          json_escape (names{i}), st.(dt), ...
+                          strjoin (arrayfun (@(d) sprintf ('%d', d), shape, 'UniformOutput', false), ','), ...
                           offset, offset + numel (blobs{i}));
     offset = offset + numel (blobs{i});
   end
   header = ['{' strjoin(entries, ',') '}'];
   header = [header, repmat(' ', 1, mod (-numel (header), 8))];   % 8-byte aligned buffer
-  out = [typecast(uint64 (numel (header)), 'uint8'), uint8(header), [blobs{:}]];
+  pieces = [{[typecast(uint64 (numel (header)), 'uint8'), uint8(header)]}, blobs];
 end
 
-function out = zip_stored (names, members)
-  % a zip archive of stored members (method 0), as numpy's savez writes
-  locals = {};
+function t = json_escape (name)
+  % a JSON string body: quote, backslash and control characters escaped
+  t = regexprep (name, '(["\\])', '\\$1');
+  ctl = find (t < 32);
+  for i = fliplr (ctl)
+    t = [t(1:i - 1), sprintf('\\u%04x', double (t(i))), t(i + 1:end)];
+  end
+end
+
+function pieces = zip_pieces (s, names, dtype, compress, file)
+  % a zip archive of NAME.npy members, stored (method 0) as numpy's savez
+  % writes them, or deflated (method 8) as savez_compressed does
+  pieces = {};
   central = {};
   offset = 0;
   for i = 1:numel (names)
     name = uint8 (names{i});
-    data = members{i};
-    crc = la_crc32 (data);
-    common = [le(0, 2), le(0, 2), le(0, 2), le(0, 2), le(crc, 4), ...
-              le(numel (data), 4), le(numel (data), 4), le(numel (name), 2), le(0, 2)];
-    loc = [le(hex2dec ('04034b50'), 4), le(20, 2), common, name, data];
+    name = [name, uint8('.npy')];
+    npy = npy_pieces (s.(names{i}), dtype);
+    crc = la_mex ('file', 'crc32', npy{1});
+    crc = la_mex ('file', 'crc32', npy{2}, crc);
+    usize = numel (npy{1}) + numel (npy{2});
+    method = 0;
+    if (compress)
+      [data, err] = la_mex ('file', 'deflate', [npy{:}]);
+      if (~isempty (err))
+        error ('la:badFile', 'la_save: %s: cannot compress: %s', file, err);
+      end
+      npy = {data};
+      method = 8;
+    end
+    csize = sum (cellfun (@numel, npy));
+    if (max (usize, offset + csize) >= 2 ^ 32 - 1)
+      error ('la:badFile', 'la_save: %s: members over 4 GB (zip64) are not written; use .safetensors', file);
+    end
+    flags = 2048 * any (name > 127);   % bit 11: the name is UTF-8
+    common = [le(flags, 2), le(method, 2), le(0, 2), le(33, 2), le(crc, 4), ...
+              le(csize, 4), le(usize, 4), le(numel (name), 2), le(0, 2)];
+    loc = [le(hex2dec ('04034b50'), 4), le(20, 2), common, name];
     central{end + 1} = [le(hex2dec ('02014b50'), 4), le(20, 2), le(20, 2), common, ...
                         le(0, 2), le(0, 2), le(0, 2), le(0, 4), le(offset, 4), name];
-    locals{end + 1} = loc;
-    offset = offset + numel (loc);
+    pieces = [pieces, {loc}, npy];
+    offset = offset + numel (loc) + csize;
   end
   cd_bytes = [central{:}];
+  if (numel (names) >= 65535 || offset + numel (cd_bytes) >= 2 ^ 32 - 1)
+    error ('la:badFile', 'la_save: %s: too many or too large members for a zip without zip64', file);
+  end
   eocd = [le(hex2dec ('06054b50'), 4), le(0, 2), le(0, 2), le(numel (names), 2), ...
           le(numel (names), 2), le(numel (cd_bytes), 4), le(offset, 4), le(0, 2)];
-  out = [locals{:}, cd_bytes, eocd];
+  pieces = [pieces, {cd_bytes, eocd}];
 end
 
 function b = le (v, n)
   b = uint8 (mod (floor (v ./ 256 .^ (0:n - 1)), 256));
 end
 
-function write_bytes (file, bytes)
-  fid = fopen (file, 'w');
-  if (fid < 0)
-    error ('la:badFile', '%s: cannot open for writing', file);
+function write_file (file, pieces, s)
+  % write under a temporary name, rename when complete; the cleanup
+  % removes the temporary on an error or Ctrl-C
+  [folder, base, ext] = fileparts (file);
+  tmp = fullfile (folder, sprintf ('.%s%s.partial-%d', base, ext, floor (1e9 * rand ())));
+  cleanup = onCleanup (@() remove_if_there (tmp));
+  if (isempty (pieces))                  % .mat
+    save ('-v7', tmp, '-struct', 's');
+  else
+    fid = fopen (tmp, 'w');
+    if (fid < 0)
+      error ('la:badFile', 'la_save: %s: cannot open for writing', file);
+    end
+    closer = onCleanup (@() fclose (fid));
+    for i = 1:numel (pieces)
+      if (fwrite (fid, pieces{i}, 'uint8') ~= numel (pieces{i}))
+        error ('la:badFile', 'la_save: %s: write failed (disk full?)', file);
+      end
+    end
+    clear closer;
   end
-  fwrite (fid, bytes, 'uint8');
-  fclose (fid);
+  if (exist ('OCTAVE_VERSION', 'builtin'))
+    [err, msg] = rename (tmp, file);
+    ok = (err == 0);
+  else
+    [ok, msg] = movefile (tmp, file, 'f');
+  end
+  if (~ok)
+    error ('la:badFile', 'la_save: %s: cannot write (%s)', file, msg);
+  end
 end
+
+function remove_if_there (tmp)
+  % after the rename the temporary is gone; before, it is removed
+  if (exist (tmp, 'file'))
+    delete (tmp);
+  end
+end
+
+%!test
+%! % returns the file; la_load (la_save (f, s)) is s
+%! f = [tempname() '.npz'];
+%! s = struct ('q', randn (2, 3, 4), 'n', int32 ([1; 2; 3]));
+%! assert (la_save (f, s), f);
+%! assert (la_load (la_save (f, s)), s);
+%! delete (f);
+
+%!test
+%! % shapes: an n x 1 column is 1-D (n,), a 1 x n row (1, n), as numpy reads them
+%! d = tempname ();  mkdir (d);
+%! f = la_save (fullfile (d, 'c.npy'), (1:3)');
+%! fid = fopen (f);  h = char (fread (fid, 128)');  fclose (fid);
+%! assert (~isempty (strfind (h, '''shape'': (3,)')));
+%! f = la_save (fullfile (d, 'r.npy'), 1:3);
+%! fid = fopen (f);  h = char (fread (fid, 128)');  fclose (fid);
+%! assert (~isempty (strfind (h, '''shape'': (1, 3)')));
+%! s = la_load (f);  assert (s.r, 1:3);
+%! f = la_save (fullfile (d, 's.safetensors'), struct ('c', (1:3)', 'r', 1:3, 'x', 5));
+%! fid = fopen (f);  h = char (fread (fid, 200)');  fclose (fid);
+%! assert (~isempty (strfind (h, '"c":{"dtype":"F64","shape":[3]')));
+%! assert (~isempty (strfind (h, '"r":{"dtype":"F64","shape":[1,3]')));
+%! assert (~isempty (strfind (h, '"x":{"dtype":"F64","shape":[]')));
+
+%!test
+%! % bfloat16 rounds to nearest even; names with quotes are escaped
+%! f = [tempname() '.safetensors'];
+%! s = struct ();  s.('a"b') = [1, 1 + 2^-8, 1 + 3 * 2^-8];
+%! t = la_load (la_save (f, s, 'bfloat16'));
+%! assert (double (t.('a"b')), [1, 1, 1 + 2^-6]);
+%! delete (f);
+
+%!test
+%! % a failed save leaves no file and no temporary behind
+%! d = tempname ();  mkdir (d);
+%! try
+%!   la_save (fullfile (d, 'x.npz'), struct ('a', 1, 'b', {{2}}));
+%! catch err
+%!   assert (err.identifier, 'la:badFile');
+%! end
+%! assert (numel (dir (d)), 2);
+
+%!error <needs a file and the arrays> la_save ('x.npy')
+%!error <holds one array> la_save ([tempname() '.npy'], struct ('a', 1, 'b', 2))
+%!error <'Compress' applies to .npz only> la_save ([tempname() '.npy'], 1, 'Compress', true)
+%!error <unknown extension> la_save ('x.txt', 1)

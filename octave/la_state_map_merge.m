@@ -47,12 +47,30 @@ function [S, S_in] = la_state_map_merge (P, R, S0, layout)
   if (~ischar (layout) || ~any (strcmpi (layout, {'KV', 'VK'})))
     error ('la:badOption', 'la_state_map_merge: Layout must be ''KV'' or ''VK''');
   end
+  names = {'P', 'R', 'S0'};
+  args = {P, R};
+  if (nargin > 2)
+    args{3} = S0;
+  end
+  for i = 1:numel (args)
+    a = args{i};
+    if (~(isa (a, 'double') || isa (a, 'single')) || ~isreal (a) || issparse (a))
+      error ('la:badClass', ['la_state_map_merge: %s must be a real full single or double ' ...
+                             'array, got a %s%s %s'], names{i}, ...
+             ifelse_text (isnumeric (a) && ~isreal (a), 'complex '), ...
+             ifelse_text (issparse (a), 'sparse '), class (a));
+    end
+  end
+  if (ndims (R) > 4 || isempty (R))
+    error ('la:badShape', ['la_state_map_merge: R must be K x V x HV x N with every size ' ...
+                           '>= 1, got %s'], mat2str (size (R)));
+  end
   vk = strcmpi (layout, 'VK');
   if (vk)   % work in K x V
     R = permute (R, [2 1 3 4]);
   end
   [K, V, HV, N] = size (R);
-  if (size (P, 1) ~= K || size (P, 2) ~= K || size (P, 3) ~= HV || size (P, 4) ~= N)
+  if (ndims (P) > 4 || size (P, 1) ~= K || size (P, 2) ~= K || size (P, 3) ~= HV || size (P, 4) ~= N)
     error ('la:badShape', ['la_state_map_merge: P must be K x K x HV x N = %dx%dx%dx%d ' ...
                            '(from R), got %s'], K, K, HV, N, mat2str (size (P)));
   end
@@ -81,6 +99,13 @@ function [S, S_in] = la_state_map_merge (P, R, S0, layout)
   end
 end
 
+function t = ifelse_text (cond, text)
+  t = '';
+  if (cond)
+    t = text;
+  end
+end
+
 %!test
 %! % three segments of one KDA sequence merge to the whole, with GVA
 %! K = 5; V = 3; T = 40; H = 1; HV = 2; cuts = [0 7 25 40];
@@ -101,5 +126,33 @@ end
 %! assert (S_in2, permute (S_in, [2 1 3 4]), 1e-14);
 
 %!error id=la:badShape la_state_map_merge (randn (3, 3), randn (4, 2))
+%!error id=la:badClass la_state_map_merge ({1}, randn (3, 2))
+%!error id=la:badClass la_state_map_merge (randn (3, 3), {randn(3, 2)})
+%!error id=la:badClass la_state_map_merge (int8 (ones (3, 3)), randn (3, 2))
+%!error id=la:badClass la_state_map_merge (randn (3, 3), int8 (ones (3, 2)))
+%!error id=la:badClass la_state_map_merge (randn (3, 3), randn (3, 2), {1})
+%!error id=la:badClass la_state_map_merge (randn (3, 3), randn (3, 2) + 1i)
+%!error id=la:badClass la_state_map_merge (sparse (eye (3)), randn (3, 2))
+%!error id=la:badShape la_state_map_merge (zeros (0, 0, 1, 2), zeros (0, 3, 1, 2))
+%!error id=la:badShape la_state_map_merge (zeros (3, 3, 0, 2), zeros (3, 2, 0, 2))
+%!error id=la:badShape la_state_map_merge (zeros (3, 3, 1, 0), zeros (3, 2, 1, 0))
+%!error id=la:badShape la_state_map_merge (randn (3, 3, 1, 1, 2), randn (3, 2, 1, 1, 2))
 %!error id=la:badOption la_state_map_merge (randn (3, 3), randn (3, 2), [], 'XY')
 %!error <S0 must be> la_state_map_merge (randn (3, 3), randn (3, 2), randn (2, 3))
+
+%!demo
+%! % two workers each take half of a KDA sequence: their maps, merged,
+%! % give each half its initial state and the final state
+%! K = 16; V = 8; T = 400;
+%! q = randn (K, T); k = randn (K, T); v = randn (V, T);
+%! k = k ./ sqrt (sum (k .^ 2, 1));
+%! g = -rand (K, T) / 4; beta = rand (T, 1); S0 = randn (K, V);
+%! [P, R] = kda_state_map (q, k, v, g, beta, 'CuSeqlens', [0 200 400]);
+%! [S, S_in] = la_state_map_merge (P, R, S0);
+%! [~, S_mid] = kda_recurrent (q(:, 1:200), k(:, 1:200), v(:, 1:200), g(:, 1:200), ...
+%!                             beta(1:200), 'InitialState', S0);
+%! [~, S_ref] = kda_recurrent (q, k, v, g, beta, 'InitialState', S0);
+%! fprintf ('second half''s initial state: rel. difference %.1e\n', ...
+%!          norm (vec (S_in(:, :, 1, 2) - S_mid)) / norm (S_mid(:)));
+%! fprintf ('final state:                  rel. difference %.1e\n', ...
+%!          norm (S(:) - S_ref(:)) / norm (S_ref(:)));

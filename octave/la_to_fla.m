@@ -31,3 +31,18 @@ function x = la_to_fla (name, y, varargin)
       x = ipermute (y, perm);
   end
 end
+
+%!test
+%! % the inverse of la_from_fla
+%! o = randn (8, 16, 2, 3);               % V x T x HV x B
+%! x = la_to_fla ('o', o);
+%! assert (size (x), [3 16 2 8]);
+%! assert (la_from_fla ('o', x), o);
+%! assert (size (la_to_fla ('A_log', randn (4, 1))), [4 1]);
+
+%!test
+%! % per-chunk states with 'Batch'
+%! h = randn (4, 5, 2, 6);                % K x V x HV x (NT*B), B = 2
+%! x = la_to_fla ('h', h, 'Batch', 2);
+%! assert (size (x), [2 3 2 4 5]);
+%! assert (la_from_fla ('h', x), h);

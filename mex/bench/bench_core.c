@@ -390,7 +390,7 @@ static void time_decode(const row_spec *r, int reps)
 
 /* Calls after idle: the row after a pause of LA_BENCH_SETTLE s with nothing
  * in between (the OpenMP workers asleep), reps alternating with and without
- * worker placement (LA_NO_SPREAD set for every other rep, la_platform.c).
+ * worker placement (the tuning's no_spread set for every other rep, la_platform.c).
  * Prints medians (min, max) of each, and of the same row back to back. */
 static void time_idle(const row_spec *r, int reps)
 {
@@ -401,14 +401,13 @@ static void time_idle(const row_spec *r, int reps)
   rc = run_row(r, &P);
   for (i = 0; i < 2 * reps && rc == 0; i++) {
     double t0;
-    if (i % 2) setenv("LA_NO_SPREAD", "1", 1);
-    else unsetenv("LA_NO_SPREAD");
+    la_tune("no_spread", i % 2);
     settle();
     t0 = now();
     rc = run_row(r, &P);
     (i % 2 ? off : on)[i / 2] = now() - t0;
   }
-  unsetenv("LA_NO_SPREAD");
+  la_tune("no_spread", 0);
   for (i = 0; i < reps && rc == 0; i++) {
     const double t0 = now();
     rc = run_row(r, &P);
@@ -446,14 +445,14 @@ static double rms_ratio(const void *a, const void *b, ptrdiff_t n, int dbl)
 
 /* Two ways of one call of the chunked forward (la_chunk_fwd.tmpl.h),
  * paired: each of `pairs` reps makes one call as is (A) and one with the
- * environment variable env set (B) back to back, which goes first
+ * core's tuning switch `tune` set (B, la_tune) back to back, which goes first
  * alternating, so that both see the same moment of a shared machine; the
  * ratio A / B is taken pair by pair.  Prints the median seconds of each,
  * the median (quartiles) of the ratios, whether every call gave its own
  * way's first bits of o and ht, and how B's first o and ht compare with
  * A's: "same bits" or rms(B - A) / rms(A).  A forward + backward row
  * changes only in its forward. */
-static void time_paired(const row_spec *r, int pairs, const char *env)
+static void time_paired(const row_spec *r, int pairs, const char *tune)
 {
   bench_problem P;
   double t[2][BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
@@ -473,8 +472,7 @@ static void time_paired(const row_spec *r, int pairs, const char *env)
     for (k = 0; k < 2 && rc == 0; k++) {
       const int b = (i + k + 2) % 2;
       double t0;
-      if (b) setenv(env, "1", 1);
-      else unsetenv(env);
+      la_tune(tune, b);
       t0 = now();
       rc = run_row(r, &P);
       if (i < 0) {
@@ -485,7 +483,7 @@ static void time_paired(const row_spec *r, int pairs, const char *env)
       t[b][i] = now() - t0;
       repro = repro && !memcmp(o0[b], P.f.o, no) && !memcmp(ht0[b], P.f.ht, ns);
     }
-  unsetenv(env);
+  la_tune(tune, 0);
   if (!memcmp(o0[0], o0[1], no) && !memcmp(ht0[0], ht0[1], ns))
     snprintf(cmp, sizeof cmp, "same bits");
   else
@@ -591,7 +589,7 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
          "chunk); \"waiting\": the threads' time in neither it nor the state pass (barriers, "
          "the start of the region, the transforms of a whole call).  GEMMs run inside "
          "\"off-diag\", \"w, u\" and \"state pass\"; \"w, u\" is the WY form's only ('Emulate', "
-         "LA_WY): the direct form applies A in the state pass.\n\n", th);
+         "tuning wy_form): the direct form applies A in the state pass.\n\n", th);
   printf("| row | class | H | K=V | C | intra phase | gating | diag | scale | off-diag | solve "
          "| w, u | other | state pass | waiting |\n"
          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -754,14 +752,14 @@ int main(int argc, char **argv)
   if (all || idl) {
     printf("\nCalls after idle (docs/performance.md): seconds, median (min, max) of %d reps, each "
            "after a pause of %.2f s with nothing in between, alternating with and without "
-           "worker placement (LA_NO_SPREAD); last column: back to back.\n\n"
+           "worker placement (tuning no_spread); last column: back to back.\n\n"
            "| row | class | mode | H | K=V | after idle, placed | after idle, not placed "
            "| back to back |\n|---|---|---|---:|---:|---:|---:|---:|\n", reps, LA_BENCH_SETTLE);
     for (i = 0; i < sizeof idle / sizeof idle[0]; i++) time_idle(&idle[i], reps);
   }
   if (all || sch) {
     printf("\nThe chunked forward's two schedules (docs/performance.md, \"One task per item\"): "
-           "%d pairs, each one call per item and one in two phases (LA_FWD_PHASES) back to "
+           "%d pairs, each one call per item and one in two phases (tuning fwd_phases) back to "
            "back, the order alternating; seconds, medians; the ratio pair by pair, median "
            "(quartiles); reproducible: every call's o and ht those of its schedule's first; "
            "the two schedules' o and ht compared.\n\n"
@@ -770,12 +768,12 @@ int main(int argc, char **argv)
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
            4 * reps);
     for (i = 0; i < sizeof sched / sizeof sched[0]; i++)
-      time_paired(&sched[i], 4 * reps, "LA_FWD_PHASES");
+      time_paired(&sched[i], 4 * reps, "fwd_phases");
   }
   if (all || frm) {
     printf("\nThe chunked paths' two forms of v_new (docs/performance.md, \"The direct form "
            "of v_new\"): %d pairs, each one call in the direct form A (v - KG S) and one in "
-           "FLA's WY form u - w S (LA_WY) back to back, the order alternating; seconds, "
+           "FLA's WY form u - w S (tuning wy_form) back to back, the order alternating; seconds, "
            "medians; the ratio pair by pair, median (quartiles); reproducible: every call's o "
            "and ht those of its form's first; the WY form's o and ht against the direct "
            "form's, rms(WY - direct) / rms(direct) (test_core compares the gradients).\n\n"
@@ -784,7 +782,7 @@ int main(int argc, char **argv)
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
            4 * reps);
     for (i = 0; i < sizeof forms / sizeof forms[0]; i++)
-      time_paired(&forms[i], 4 * reps, "LA_WY");
+      time_paired(&forms[i], 4 * reps, "wy_form");
   }
   gemm_free(&g);
   return 0;

@@ -17,6 +17,7 @@
 #include "la_state.tmpl.h"            /* state load / store                 */
 #include "la_frame.tmpl.h"            /* transforms around a call, items    */
 #include "la_run.tmpl.h"              /* the parallel loop over items       */
+#include "la_sched.tmpl.h"            /* the chunked paths' schedules       */
 #include "la_chunk_ws.tmpl.h"         /* chunk workspaces                   */
 #include "la_stage_decay.tmpl.h"      /* decays, gated q, k                 */
 #include "la_rec_step.tmpl.h"         /* one recurrent step, fwd and bwd    */
@@ -28,6 +29,8 @@
 #include "la_stage_state.tmpl.h"      /* v_new, state passing               */
 #include "la_stage_output.tmpl.h"     /* output                             */
 #include "la_cond.tmpl.h"             /* cond_1(I + A_raw) of a chunk        */
+#include "la_emu.tmpl.h"              /* 'Emulate' in the chunked drivers    */
+#include "la_aux.tmpl.h"              /* the chunked drivers' intermediates  */
 #include "la_chunk_fwd.tmpl.h"        /* chunked forward driver             */
 #include "la_chunk_bwd.tmpl.h"        /* chunked backward driver            */
 #include "la_state_map.tmpl.h"        /* a segment's affine state map       */

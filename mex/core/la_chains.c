@@ -1,14 +1,13 @@
 /* la_chains.c -- chains of steps shared among the threads of a parallel
- * region (see la_internal.h): the chunked forward's schedule per item and
+ * region (see la_thread.h): the chunked forward's schedule per item and
  * the chunked backward by chains, where each item (sequence, value head) is
  * a chain of steps (chunks; in the backward both sweeps') that must run in
  * order, one at a time, on any thread.
  *
- * Why: with as many items per thread as H = 4 on two threads gives, each
- * thread used to run its two items whole.  On a shared machine one core
- * often runs slower than the other for a whole call, and the faster thread
- * then waited at the end of the region (docs/performance.md, "Chains shared
- * between the threads").  Here each worker advances its own two lowest
+ * Why: when one core runs slower than the other for a whole call, threads
+ * that each ran their items whole would leave the faster one waiting at the
+ * end of the region (docs/performance.md, "Chains shared between the
+ * threads").  Each worker advances its own two lowest
  * chains side by side, switching to the other when it has fallen
  * LA_CHAIN_LEAD steps behind the one it runs, so that both keep about as
  * many steps left; a worker with no chain of its own left takes over a

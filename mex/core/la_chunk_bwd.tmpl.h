@@ -13,7 +13,7 @@
  * workspaces and OpenMP tasks).  When the items divide among the threads
  * and share one chunk count, each item is instead a chain of steps (its
  * chunks in both sweeps) that any thread may carry on (chunk_bwd_chains,
- * la_chains.c); LA_BWD_ITEMS in the environment forces item by item.
+ * la_chains.c); the tuning's bwd_items forces item by item.
  *
  * 'Emulate' (docs/emulation.md): the forward sweep stores h, Aqk, A, w,
  * v_new rounded as the forward does; the reverse sweep rounds the recomputed
@@ -25,146 +25,8 @@
  * of the forward's intermediates (cbwd_aux_store), at no cost otherwise.
  */
 
-/* Point the chunk workspace at chunk ci's stored M, Aqk, A, v_new, and w
- * (the WY form; u shares v_new's memory: v_new = u - w S is formed in place)
- * or X = v - KG S (the direct form) in the same place.  KG goes right after
- * the c columns of QG (the chunk workspace carves it after QG's C), so that
- * the state chain reads [QG, KG] as one K x 2c block (cbwd_state_chain). */
-static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, ptrdiff_t c,
-                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
-{
-  const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
-  real_t *wx = st->wx + (K > V ? K : V) * C * ci;
-  ws->KG = ws->QG + K * c;
-  ws->M = st->M + C * C * ci;
-  ws->Aqk = st->Aqk + C * C * ci;
-  ws->Am = st->A + C * C * ci;
-  ws->w = st->direct ? NULL : wx;
-  b->X = st->direct ? wx : NULL;
-  ws->u = b->vnew = st->vn + V * C * ci;
-}
-
-/* 'Emulate': the state stage reads dh rounded while the carried dh stays
- * single.  Before the stage (after = 0) keep dh in b->dSr and round b->dS;
- * after it (after = 1) add back the part the rounding took from the
- * carried term, gamma .* (dh - round(dh)). */
-static void LA_FN(cbwd_emu_dh)(const la_problem *p, ptrdiff_t c, const LA_FN(chunk_ws) *ws,
-                               LA_FN(cbwd_ws) *b, int after)
-{
-  const ptrdiff_t K = p->K, KV = p->K * p->V;
-  const real_t *gam = ws->eG + K * (c - 1);
-  ptrdiff_t i;
-  if (!p->emulate) return;
-  if (!after) {
-    memcpy(b->dSr, b->dS, sizeof(real_t) * (size_t)KV);
-    LA_FN(la_emu)(p, b->dS, KV);
-    return;
-  }
-  for (i = 0; i < KV; i++) {
-    real_t r = b->dSr[i];
-    LA_FN(la_emu)(p, &r, 1);
-    b->dS[i] += gam[i % K] * (b->dSr[i] - r);
-  }
-}
-
-/* Where one chunk's backward intermediates go: the aux, the chunk's first
- * global step tg (la_chunk_aux layouts) and number nci, and keep (dA and
- * dA_raw of cbwd_wy, 2 C x C). */
-typedef struct {
-  const la_chunk_bwd_aux *aux;
-  ptrdiff_t tg, nci, hv;
-  real_t *keep;
-} LA_FN(cbwd_aux_at);
-
-/* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
- * S: the state entering the chunk; dg: the chunk's finished gate gradient;
- * b->dS is already that of the state entering the chunk.  dw = -dv_new S^T
- * (39), which only the WY form forms for itself (b->dW). */
-static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(cbwd_aux_at) *at,
-                                  const LA_FN(cbwd_ws) *b, const real_t *S, const real_t *dg)
-{
-  const la_chunk_bwd_aux *aux = at->aux;
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk, GD = la_gate_dim(p), tg = at->tg;
-  const size_t vbytes = sizeof(real_t) * (size_t)(V * c);
-  ptrdiff_t i, x;
-  if (aux->dh)
-    memcpy((real_t *)aux->dh + K * V * (at->hv + p->HV * at->nci), b->dS,
-           sizeof(real_t) * (size_t)(K * V));
-  if (aux->dv_new) memcpy((real_t *)aux->dv_new + V * tg, b->dvn, vbytes);
-  if (aux->du) memcpy((real_t *)aux->du + V * tg, b->dvn, vbytes); /* (39) */
-  if (aux->dw && b->X)
-    LA_GEMM('N', 'N', K, c, V, -1, S, K, b->dvn, V, 0, (real_t *)aux->dw + K * tg, K);
-  else if (aux->dw)
-    memcpy((real_t *)aux->dw + K * tg, b->dW, sizeof(real_t) * (size_t)(K * c));
-  if (aux->dAqk) LA_FN(aux_rows)(b->dAqk, C, c, (real_t *)aux->dAqk + C * tg);
-  if (aux->dA) LA_FN(aux_rows)(at->keep, C, c, (real_t *)aux->dA + C * tg);
-  if (aux->dA_raw) LA_FN(aux_rows)(at->keep + C * C, C, c, (real_t *)aux->dA_raw + C * tg);
-  if (aux->dG) { /* dg_t = sum_{i >= t} dG_i  <=>  dG_i = dg_i - dg_{i+1} */
-    real_t *dG = (real_t *)aux->dG + GD * tg;
-    for (i = 0; i < c; i++)
-      for (x = 0; x < GD; x++)
-        dG[x + GD * i] = i + 1 < c ? dg[x + GD * i] - dg[x + GD * (i + 1)] : dg[x + GD * i];
-  }
-}
-
-/* The ring of chunk workspaces of one item (la_chunk_bwd's pipelining):
- * n pairs (ws, b) of which chunk ci uses pair ci % n; all of them point
- * at the item's one chain buffers b->dS, b->dSr (LA_CBWD_CHAIN).  n = 1:
- * one pair, the chunks one after the other. */
-#define LA_BWD_RING 3
-
-typedef struct {
-  LA_FN(chunk_ws) ws[LA_BWD_RING];
-  LA_FN(cbwd_ws) b[LA_BWD_RING];
-  ptrdiff_t n;
-} LA_FN(cbwd_ring);
-
-/* One item's store of nc chunks and its chain's buffers (into chain's dS,
- * dSr) out of buf; buf after them. */
-static real_t *LA_FN(cbwd_carve_item)(const la_problem *p, ptrdiff_t nc, real_t *buf,
-                                      LA_FN(cbwd_store) *st, LA_FN(cbwd_ws) *chain)
-{
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  {
-    LA_FN(cbwd_store) *w = st;
-    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
-  }
-  {
-    LA_FN(cbwd_ws) *w = chain;
-    LA_WS_CARVE_ALL(LA_CBWD_CHAIN, buf);
-  }
-  return buf;
-}
-
-/* One pair of chunk workspace and gradient buffers out of buf, its chain
- * buffers those of chain; buf after them. */
-static real_t *LA_FN(cbwd_carve_pair)(const la_problem *p, real_t *buf, const LA_FN(cbwd_ws) *chain,
-                                      LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *w)
-{
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  LA_FN(chunk_ws_carve)(p, &buf, ws);
-  LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
-  w->dW = w->dQG + K * C;
-  w->dS = chain->dS;
-  w->dSr = chain->dSr;
-  return buf;
-}
-
-/* The store of nc chunks, the chain's buffers and the ring's n pairs out
- * of buf; buf after them. */
-static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
-                                 LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
-{
-  LA_FN(cbwd_ws) chain;
-  ptrdiff_t r;
-  buf = LA_FN(cbwd_carve_item)(p, nc, buf, st, &chain);
-  ring->n = n;
-  for (r = 0; r < n; r++) buf = LA_FN(cbwd_carve_pair)(p, buf, &chain, &ring->ws[r], &ring->b[r]);
-  return buf;
-}
-
-/* Forward sweep, chunk ci's own part: M, Aqk, A (and in the WY form w, u)
- * into the store (and the decays, gated q, k into its pair).  M and Aqk
+/* Forward sweep, chunk ci's own part: M, Aqk, A (24)-(26), (29) (and in
+ * the WY form w, u (27)) into the store (and the decays, gated q, k into its pair).  M and Aqk
  * come from one pass, as in the forward (la_stage_gated). */
 static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
@@ -178,8 +40,8 @@ static void LA_FN(cbwd_fwd_local)(const la_problem *p, const LA_FN(la_item) *it,
   LA_FN(chunk_emu_intra)(p, c, 1, ws);
 }
 
-/* Forward sweep, the chain: v_new of chunk ci and the state entering the
- * next one (none after the last).  b->dS: scratch for the rounded state
+/* Forward sweep, the chain: v_new (28) of chunk ci and the state entering
+ * the next one (31) (none after the last).  b->dS: scratch for the rounded state
  * ('Emulate'; free until the reverse sweep). */
 static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(cbwd_store) *st, const LA_FN(chunk_ws) *ws,
@@ -200,8 +62,8 @@ static void LA_FN(cbwd_fwd_chain)(const la_problem *p, const LA_FN(la_item) *it,
 }
 
 /* Reverse sweep, chunk ci's part before the chain: the decays and gated
- * q, k recomputed (Aqk is the forward sweep's), the output stage's backward
- * (b->dvn, b->dAqk). */
+ * q, k recomputed (Aqk is the forward sweep's), the output stage's backward:
+ * dv_new's part from dO and dAqk (35), (36) (b->dvn, b->dAqk). */
 static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                 const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
                                 LA_FN(cbwd_ws) *b)
@@ -217,8 +79,8 @@ static void LA_FN(cbwd_rev_pre)(const la_problem *p, const LA_FN(la_item) *it, p
   LA_FN(la_emu)(p, b->dvn, V * c);
 }
 
-/* Reverse sweep, the chain: b->dS holds the gradient of the state after
- * chunk ci on entry and of the state entering it on return. */
+/* Reverse sweep, the chain: dH (37); b->dS holds the gradient of the state
+ * after chunk ci on entry and of the state entering it on return. */
 static void LA_FN(cbwd_rev_chain)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                   const LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
 {
@@ -229,8 +91,9 @@ static void LA_FN(cbwd_rev_chain)(const la_problem *p, const LA_FN(la_item) *it,
 }
 
 /* Reverse sweep, chunk ci's part after the chain: the rest of the state
- * stage, WY, gated products, decays: dq, dk, dv, dg, dbeta of its steps;
- * at: NULL, or where its intermediates go. */
+ * stage (38), WY (39)-(42), gated products (43), (44), decays (45)-(46b):
+ * dq, dk, dv, dg, dbeta of its steps; at: NULL, or where its
+ * intermediates go. */
 static void LA_FN(cbwd_rev_post)(const la_problem *p, const LA_FN(la_item) *it, ptrdiff_t ci,
                                  const LA_FN(cbwd_store) *st, LA_FN(chunk_ws) *ws,
                                  LA_FN(cbwd_ws) *b, const LA_FN(cbwd_aux_at) *at)
@@ -256,12 +119,10 @@ typedef struct {
   ptrdiff_t ring;              /* pairs per item: LA_BWD_RING when pipelined, else 1 */
   int direct;                  /* the direct form of v_new (la_direct_form) */
   const ptrdiff_t *first;      /* with io->aux: number of each sequence's first chunk */
-  /* the schedule by chains (chunk_bwd_chain_task), else NULL: */
-  la_chains *chains;           /* the items, each a chain of 2 nc steps */
+  /* the schedule by chains (chunk_bwd_chains), else NULL: */
   real_t *stores;              /* a window's items' stores and chain buffers */
   ptrdiff_t item_elems;        /* elements of one item's in stores */
-  ptrdiff_t ipb, nc;           /* items per window; chunks of every item */
-  int workers;                 /* tasks of a window, each a worker */
+  ptrdiff_t nc;                /* chunks of every item */
 } LA_FN(chunk_bwd_ctx);
 
 /* Where chunk ci of item (n, hv) puts its intermediates: aux NULL without
@@ -344,10 +205,9 @@ static void LA_FN(chunk_bwd_item_tasks)(void *ctx, ptrdiff_t n, ptrdiff_t hv, re
 }
 
 /* The item's tasks under a task of its own (undeferred: it runs here, at
- * once).  A task's dependences are kept in a table of its parent; with the
- * loop's implicit task as the parent, that table leaked now and then under
- * load (136 bytes, test_core under ASan; docs/chunk_backward.md, section
- * 1).  This task's table is freed when the item ends, inside the region. */
+ * once).  A task's dependences are kept in a table of its parent, and the
+ * loop's implicit task may keep it past the region (docs/chunk_backward.md,
+ * section 1); this task's table is freed when the item ends. */
 static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
 {
   LA_OMP(task if (0) default(shared))
@@ -363,9 +223,10 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
  * own buffer (ws), and the aux's keep after it.  Step s of item: the same
  * calls in the same order as chunk_bwd_item_tasks with one pair, so the
  * same bits. */
-static void LA_FN(chunk_bwd_chain_step)(const LA_FN(chunk_bwd_ctx) *x, ptrdiff_t w0,
-                                        ptrdiff_t item, ptrdiff_t s, real_t *buf)
+static void LA_FN(chunk_bwd_chain_step)(void *ctx, ptrdiff_t w0, ptrdiff_t item, ptrdiff_t s,
+                                        real_t *buf, int *status)
 {
+  const LA_FN(chunk_bwd_ctx) *x = (const LA_FN(chunk_bwd_ctx) *)ctx;
   const la_problem *p = x->p;
   const ptrdiff_t n = item / p->HV, hv = item % p->HV, nc = x->nc;
   const LA_FN(la_item) it = LA_FN(la_item_bwd)(p, x->f, x->io, n, hv);
@@ -374,6 +235,7 @@ static void LA_FN(chunk_bwd_chain_step)(const LA_FN(chunk_bwd_ctx) *x, ptrdiff_t
   LA_FN(chunk_ws) ws;
   LA_FN(cbwd_aux_at) at;
   real_t *keep;
+  (void)status; /* polled between steps (la_for_chains) */
   LA_FN(cbwd_carve_item)(p, nc, x->stores + x->item_elems * (item - w0), &st, &chain);
   st.direct = x->direct;
   keep = LA_FN(cbwd_carve_pair)(p, buf, &chain, &ws, &b);
@@ -392,32 +254,10 @@ static void LA_FN(chunk_bwd_chain_step)(const LA_FN(chunk_bwd_ctx) *x, ptrdiff_t
   if (s == 0) LA_FN(la_state_store)(p, b.dS, it.dh0);
 }
 
-static ptrdiff_t LA_FN(chunk_bwd_chain_ntasks)(void *ctx, ptrdiff_t win, int phase)
-{
-  (void)win;
-  return phase == 0 ? ((const LA_FN(chunk_bwd_ctx) *)ctx)->workers : 0;
-}
-
-/* Worker `task` of window win: steps of the window's chains until none is
- * left that no other worker runs. */
-static void LA_FN(chunk_bwd_chain_task)(void *ctx, ptrdiff_t win, int phase, ptrdiff_t task,
-                                        real_t *ws, int *status)
-{
-  const LA_FN(chunk_bwd_ctx) *x = (const LA_FN(chunk_bwd_ctx) *)ctx;
-  const ptrdiff_t i0 = win * x->ipb, items = x->p->N * x->p->HV;
-  const ptrdiff_t i1 = i0 + x->ipb < items ? i0 + x->ipb : items;
-  ptrdiff_t item = -1, s;
-  (void)phase;
-  while ((s = la_chains_next(x->chains, i0, i1, (int)task, &item)) >= 0) {
-    if (la_poll(x->p, status)) return; /* the chain stays taken: nobody runs it on */
-    LA_FN(chunk_bwd_chain_step)(x, i0, item, s, ws);
-  }
-}
-
 /* Run the backward by chains if it applies (see chunk_bwd_chain_step):
  * 1 and *rc set if it ran, 0 if the items' schedule must run instead (the
  * items of different chunk counts, not dividing among the threads, a call
- * small enough for one thread, LA_BWD_ITEMS in the environment, or no
+ * small enough for one thread, the tuning's bwd_items, or no
  * memory for it). */
 static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int *rc)
 {
@@ -425,33 +265,28 @@ static int LA_FN(chunk_bwd_chains)(LA_FN(chunk_bwd_ctx) *x, ptrdiff_t keep, int 
   const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
   const ptrdiff_t store = LA_FN(cbwd_store_size)(p, x->maxnc), chain = LA_FN(cbwd_chain_size)(p, 0);
   const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0);
-  ptrdiff_t n, ws_elems, total, all = 0;
-  la_chains chains = {0};
+  ptrdiff_t n, ws_elems, total, all = 0, ipb;
   int pooled;
-  if (th < 2 || items % th != 0 || la_small_call(p) || getenv("LA_BWD_ITEMS")) return 0;
+  if (th < 2 || items % th != 0 || la_small_call(p) || la_get_tuning().bwd_items) return 0;
   for (n = 0; n < p->N; n++)
     if (la_chunks(la_seq_of(p, n).len, p->chunk) != x->maxnc) return 0; /* maxnc >= 1 */
   x->nc = x->maxnc;
-  x->workers = (int)th;
-  x->ipb = items < 2 * th ? items : 2 * th; /* two items per worker at once */
+  ipb = items < 2 * th ? items : 2 * th; /* two items per worker at once */
   /* the window's stores and every worker's pair must fit now; else the
    * items' schedule, which holds one store per thread, may still run */
   if (store < 0 || chain < 0 || pair < 0 || !la_add(store, chain, &x->item_elems) ||
-      !la_mul(x->item_elems, x->ipb, &total) || !la_add(pair, keep, &ws_elems) ||
+      !la_mul(x->item_elems, ipb, &total) || !la_add(pair, keep, &ws_elems) ||
       !la_mul(ws_elems, th, &all) || !la_add(all, total, &all) ||
       !la_bytes(all, sizeof(real_t), &all) || !la_workspace_ok(1, all))
     return 0;
-  if (!la_chains_init(&chains, items, 2 * x->nc, x->ipb, x->workers)) return 0;
   pooled = la_pool_enter();
   x->stores = la_pool_get(pooled, LA_POOL_SHARED, total, sizeof(real_t));
   if (x->stores) {
-    x->chains = &chains;
-    *rc = LA_FN(la_for_phases)(p, ws_elems, 0, (items + x->ipb - 1) / x->ipb,
-                               LA_FN(chunk_bwd_chain_ntasks), LA_FN(chunk_bwd_chain_task), x);
+    *rc = LA_FN(la_for_chains)(p, ws_elems, 0, items, 2 * x->nc, ipb,
+                               LA_FN(chunk_bwd_chain_step), x);
     la_pool_put(pooled, LA_POOL_SHARED, x->stores);
   }
   la_pool_leave(pooled);
-  la_chains_free(&chains);
   return x->stores != NULL;
 }
 
@@ -475,7 +310,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   }
   /* pipelined (LA_BWD_RING pairs per item) when some thread would have no
    * item of its own: fewer items than threads, or a last round short of
-   * them (docs/performance.md: H = 1 1.3-2.2 times faster on two threads) */
+   * them (docs/performance.md, "The backward's tasks") */
   {
     const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
     const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0), store = LA_FN(cbwd_store_size)(p, x.maxnc);
@@ -505,7 +340,6 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   x.f = &f;
   x.io = io;
   x.first = first;
-  x.chains = NULL;
   x.stores = NULL;
   if (x.ring > 1 || !LA_FN(chunk_bwd_chains)(&x, io->aux ? keep : 0, &rc))
     rc = LA_FN(la_for_items)(p, ws_elems, 0, LA_FN(chunk_bwd_item), &x);

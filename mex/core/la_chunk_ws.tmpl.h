@@ -12,16 +12,31 @@
  * (la_stage_wy). */
 #define LA_STRIP 16
 
+/* One chunk's intra-chunk quantities (docs/chunk_forward.md; column i is
+ * step i of the chunk, G the cumulative gate (21), gamma = exp(G_c)):
+ *   a      exp(g_i), the per-step decays                      (la_stage_decay)
+ *   eG     exp(G_i) (the forward keeps only its last column, gamma)
+ *   eGc    exp(G_c - G_i), the decay to the chunk's end
+ *   QG     Q_G = exp(G) .* q (30);  KG  K_G = exp(G) .* k (25);
+ *   KC     K_C = exp(G_c - G) .* k (31)
+ *   XXk    [X, Xk]: a block row's s q and k scaled by E     (la_stage_gated)
+ *   KF     k_j .* exp(G_r - G_j), the columns left of the block row
+ *   R      [X, Xk]' KF: the block row's [Aqk; M] left of it (backward: their
+ *          cotangents D, gated_bwd_stack)
+ *   E, F   the factors exp(G_i - G_r), exp(G_r - G_j) (kept for the backward)
+ *   M      M_ij = k_i' Diag(exp(G_i - G_j)) k_j (24);  Araw  A_raw = Diag(beta) M
+ *   Am     A = (I + A_raw)^{-1} Diag(beta) (26)             (la_stage_wy)
+ *   w, u   w = A K_G, u = A v (27): the WY form only
+ *   f      two running products of decays (K each)
+ *   Aqk    Aqk (29): not carved, the caller's (below) */
 #define LA_CHUNK_WS(W_)                                                          \
-  W_(a, K, C, 1) W_(eG, K, C, 1) W_(eGc, K, C, 1)   /* decays (la_stage_decay)   */ \
-  W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)   /* gated q, k (KG: see cbwd_use_chunk) */ \
-  W_(XX, K, 2 * LA_SUB, 1) W_(Y, K, C, 1)  /* a block row's scaled [q, k]; k   */ \
-  W_(R, 2 * LA_SUB, C, 1)  /* its [Aqk; M] rows left of it (backward: their cotangents) */ \
-  W_(E, K, C, 1) W_(F, K, C, 1)   /* their factors exp(G_i - G_r), exp(G_r - G_j) */ \
-  W_(M, C, C, 1) W_(Araw, C, C, 1)  /* M: A_raw before the beta rows */         \
-  W_(Am, C, C, 1)                                                              \
+  W_(a, K, C, 1) W_(eG, K, C, 1) W_(eGc, K, C, 1)                                 \
+  W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)                                 \
+  W_(XXk, K, 2 * LA_SUB, 1) W_(KF, K, C, 1) W_(R, 2 * LA_SUB, C, 1)              \
+  W_(E, K, C, 1) W_(F, K, C, 1)                                                   \
+  W_(M, C, C, 1) W_(Araw, C, C, 1) W_(Am, C, C, 1)                                \
   W_(w, K, C, 1) W_(u, V, C, 1)                                                   \
-  W_(f, K, 2, 1)                                  /* two running products     */
+  W_(f, K, 2, 1)
 
 typedef struct {
   ptrdiff_t K, V, C;
@@ -43,10 +58,12 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
 }
 
 /* The chunked forward keeps, per chunk of a window (la_chunk_fwd.tmpl.h),
- * what its state pass reads of the intra-chunk phase: QG, KC, Aqk, gamma =
- * exp(G_last), and for v_new in the direct form KG (in kw) and A, in the WY
- * form ('Emulate') w (in kw) and u.  vn: u, then v_new formed in its place
- * (WY), or v_new (direct). */
+ * what its state step reads of the intra-chunk work:
+ *   kw     K_G (the direct form) or w (the WY form, 'Emulate'), K x c
+ *   QG     Q_G; fwd_slot points it right after kw's c columns, so that
+ *          [K_G, Q_G] is one K x 2c block (one GEMM with S)
+ *   KC     K_C (31);  Aqk (29);  Am  A (26);  gam  gamma = exp(G_c)
+ *   vn     v_new (28) (the WY form: u, then v_new formed in its place) */
 #define LA_CFWD_SLOT(W_)                                                           \
   W_(kw, K, C, 1) W_(QG, K, C, 1) /* QG moved up to kw's c columns: fwd_slot */  \
   W_(KC, K, C, 1) W_(vn, V, C, 1) W_(Aqk, C, C, 1)                                 \
@@ -80,23 +97,39 @@ static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
   return slot;
 }
 
-/* The chunked backward: the buffers of the chain, one per item -- the
- * gradient dS of the state that the reverse sweep carries from chunk to
- * chunk, and dSr ('Emulate': dS before rounding, la_chunk_bwd) -- and the
- * gradient buffers of one chunk.  dQG holds dQG then dw (dW = dQG + K c);
- * Z = [scale dO, -dv_new], QGw = [QG, w]. */
+/* The chunked backward (docs/chunk_backward.md; a leading d: the gradient
+ * of the loss with respect to that quantity).  The chain's buffers, one per
+ * item:
+ *   dS     dH, the state's gradient the reverse sweep carries (37)
+ *   dSr    'Emulate': dS before its rounding (cbwd_emu_dh)
+ * and one chunk's gradient buffers:
+ *   vnew   v_new of the chunk (the store's);  dvn  dv_new (35)
+ *   dAqk   dAqk (36);  Y  dA (40)/(40b), then L^-T dA in place (41)
+ *   dL     dL, then dM = Diag(beta) dA_raw (41), (42);  Ys  a strip of Y'
+ *   dQG    dQ_G (38), then dw after it (dW = dQG + K c) (39)
+ *   Z      [s dO, -dv_new] (V x 2c);  QGw  [Q_G, w] (the WY form's GEMM)
+ *   dKC    dK_C (38);  dKG  dK_G (40)/(40b)
+ *   dQr, dKr, dKc  the gated products' gradients of q and k as rows (i)
+ *          and as columns (j) of M and Aqk (43)
+ *   tmp    the off-diagonal GEMMs' K x 2 LA_SUB products (gated_bwd_rows/cols)
+ *   dG     dG_i (45);  dGp  M's and Aqk's part of dg_t (44), (46b)
+ *   dGc    the column terms k_j .* dKc_j of dGp
+ *   rowt   the row terms of a block row;  bsum  the column terms' block sums;
+ *   pass   what those sums pass to the blocks in between (46b)
+ *   dgam   dgamma (38);  e  a running sum (K)
+ *   dSc    dS' of the chunk before it is scaled (cbwd_state_chain) */
 #define LA_CBWD_CHAIN(W_) W_(dS, K, V, 1) W_(dSr, K, V, 1)
 
 #define LA_CBWD_WS(W_)                                                              \
   W_(vnew, V, C, 1) W_(dvn, V, C, 1)                                                  \
   W_(dAqk, C, C, 1) W_(Y, C, C, 1) W_(dL, C, C, 1)                                    \
-  W_(Ys, LA_STRIP, C, 1)   /* a strip of Y transposed (tri_solve_lower_t) */         \
+  W_(Ys, LA_STRIP, C, 1)                                                              \
   W_(dQG, K, C, 2) W_(Z, V, C, 2) W_(QGw, K, C, 2)                                    \
   W_(dKC, K, C, 1) W_(dKG, K, C, 1)                                                  \
   W_(dQr, K, C, 1) W_(dKr, K, C, 1) W_(dKc, K, C, 1) W_(tmp, K, C, 1) W_(dG, K, C, 1)   \
   W_(dGp, K, C, 1) W_(dGc, K, C, 1) W_(rowt, K, C, 1) W_(bsum, K, C, 1) W_(pass, K, C, 1) \
   W_(dgam, K, 1, 1) W_(e, K, 1, 1)                                                    \
-  W_(dSc, K, V, 1)  /* dS' of the chunk (cbwd_state_chain) */
+  W_(dSc, K, V, 1)
 
 typedef struct {
   LA_CBWD_CHAIN(LA_WS_FIELD)
@@ -110,9 +143,8 @@ typedef struct {
  * its reverse sweep, within O(T/C K V + T (K + V + C)): the entering state h,
  * M, A and Aqk (C x c each), in wx X = v - KG h (V x c, the direct form) or
  * w (K x c, the WY form: 'Emulate'), and v_new (V x c).  The reverse sweep
- * then only recomputes the elementwise decays and gated q, k (Aqk, formed
- * beside M in the forward sweep, costs there a fifth of what forming it
- * again did: docs/performance.md, "Aqk kept"). */
+ * then only recomputes the elementwise decays and gated q, k (Aqk is
+ * cheaper formed beside M in the forward sweep than formed again). */
 #define LA_CBWD_STORE(W_)                                                         \
   W_(h, K, V, nc) W_(M, C, C, nc) W_(A, C, C, nc) W_(Aqk, C, C, nc)              \
   W_(wx, (K > V ? K : V), C, nc) W_(vn, V, C, nc)
@@ -132,3 +164,78 @@ LA_WS_SIZE_FN(chunk_ws_size, LA_CHUNK_WS)
 LA_WS_SIZE_FN(cbwd_pair_size, LA_CBWD_PAIR)
 LA_WS_SIZE_FN(cbwd_chain_size, LA_CBWD_CHAIN)
 LA_WS_SIZE_FN(cbwd_store_size, LA_CBWD_STORE)
+
+/* Point the chunk workspace at chunk ci's stored M, Aqk, A, v_new, and w
+ * (the WY form; u shares v_new's memory: v_new = u - w S is formed in place)
+ * or X = v - KG S (the direct form) in the same place.  KG goes right after
+ * the c columns of QG (the chunk workspace carves it after QG's C), so that
+ * the state chain reads [QG, KG] as one K x 2c block (cbwd_state_chain). */
+static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, ptrdiff_t c,
+                                  LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *b)
+{
+  const ptrdiff_t K = ws->K, V = ws->V, C = ws->C;
+  real_t *wx = st->wx + (K > V ? K : V) * C * ci;
+  ws->KG = ws->QG + K * c;
+  ws->M = st->M + C * C * ci;
+  ws->Aqk = st->Aqk + C * C * ci;
+  ws->Am = st->A + C * C * ci;
+  ws->w = st->direct ? NULL : wx;
+  b->X = st->direct ? wx : NULL;
+  ws->u = b->vnew = st->vn + V * C * ci;
+}
+
+/* The ring of chunk workspaces of one item (la_chunk_bwd's pipelining):
+ * n pairs (ws, b) of which chunk ci uses pair ci % n; all of them point
+ * at the item's one chain buffers b->dS, b->dSr (LA_CBWD_CHAIN).  n = 1:
+ * one pair, the chunks one after the other. */
+#define LA_BWD_RING 3
+
+typedef struct {
+  LA_FN(chunk_ws) ws[LA_BWD_RING];
+  LA_FN(cbwd_ws) b[LA_BWD_RING];
+  ptrdiff_t n;
+} LA_FN(cbwd_ring);
+
+/* One item's store of nc chunks and its chain's buffers (into chain's dS,
+ * dSr) out of buf; buf after them. */
+static real_t *LA_FN(cbwd_carve_item)(const la_problem *p, ptrdiff_t nc, real_t *buf,
+                                      LA_FN(cbwd_store) *st, LA_FN(cbwd_ws) *chain)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  {
+    LA_FN(cbwd_store) *w = st;
+    LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
+  }
+  {
+    LA_FN(cbwd_ws) *w = chain;
+    LA_WS_CARVE_ALL(LA_CBWD_CHAIN, buf);
+  }
+  return buf;
+}
+
+/* One pair of chunk workspace and gradient buffers out of buf, its chain
+ * buffers those of chain; buf after them. */
+static real_t *LA_FN(cbwd_carve_pair)(const la_problem *p, real_t *buf, const LA_FN(cbwd_ws) *chain,
+                                      LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *w)
+{
+  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  LA_FN(chunk_ws_carve)(p, &buf, ws);
+  LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
+  w->dW = w->dQG + K * C;
+  w->dS = chain->dS;
+  w->dSr = chain->dSr;
+  return buf;
+}
+
+/* The store of nc chunks, the chain's buffers and the ring's n pairs out
+ * of buf; buf after them. */
+static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
+                                 LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
+{
+  LA_FN(cbwd_ws) chain;
+  ptrdiff_t r;
+  buf = LA_FN(cbwd_carve_item)(p, nc, buf, st, &chain);
+  ring->n = n;
+  for (r = 0; r < n; r++) buf = LA_FN(cbwd_carve_pair)(p, buf, &chain, &ring->ws[r], &ring->b[r]);
+  return buf;
+}

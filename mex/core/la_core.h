@@ -73,9 +73,11 @@ typedef struct la_problem {
                                    interval (recurrent backward); 0 means
                                    LA_DEFAULT_CHUNK (la_problem_check)     */
   /* Polled once per chunk (chunk paths), per checkpoint segment (recurrent
-   * backward) and every 4096 steps of the recurrent forward, from any
-   * thread, so it must be thread-safe; a nonzero answer stops the call
-   * promptly: everything is freed, LA_EINTR.  NULL: never interrupted. */
+   * backward), every few steps of the recurrent forward (about 4M state
+   * elements apart) and between blocks of the set-up loops (L2 norm,
+   * copies, zero fills), from any thread, so it must be thread-safe; a
+   * nonzero answer stops the call promptly: everything is freed, LA_EINTR.
+   * NULL: never interrupted. */
   int (*interrupted)(void *ctx);
   void *interrupt_ctx;
   /* Decode as serving engines run it (docs/decode.md).
@@ -107,7 +109,8 @@ typedef struct la_problem {
 
 /* Why la_problem_check refused a problem: an error identifier (without the
  * "kda:"/"gdn:" prefix: "badShape", "badCuSeqlens", "badOption",
- * "outOfMemory") and a message naming the field and the values. */
+ * "outOfMemory") and a message naming the la_problem field, written
+ * `like_this` (a caller may name it in its own terms), and the values. */
 typedef struct la_check {
   const char *id;
   char text[256];
@@ -188,8 +191,9 @@ typedef struct la_chunk_bwd_aux {
 } la_chunk_bwd_aux;
 
 /* Bytes of memory available to this process now: MemAvailable, capped by
- * the room left under a cgroup limit (v2 or v1), free physical pages where
- * neither can be read; -1 if unknown.  The core's workspace guard uses it;
+ * the room left under a cgroup limit (v2 or v1) and in the address space
+ * under RLIMIT_AS (ulimit -v), free physical pages where none can be read;
+ * -1 if unknown.  The core's workspace guard uses it;
  * callers size their own outputs against it. */
 ptrdiff_t la_mem_available(void);
 
@@ -241,6 +245,26 @@ int la_state_map_fwd_s(const la_problem *p, const la_map_fwd_io *io);
 int la_state_map_fwd_d(const la_problem *p, const la_map_fwd_io *io);
 int la_state_map_bwd_s(const la_problem *p, const la_map_bwd_io *io);
 int la_state_map_bwd_d(const la_problem *p, const la_map_bwd_io *io);
+
+/* ---- tuning, for tests and benches ----------------------------------------
+ * Switches that choose among the chunked paths' schedules (same bits) or
+ * forms of v_new (the same to rounding).  All zero, the default, is what a
+ * caller gets.  Process-wide: set between calls, never during one. */
+typedef struct la_tuning {
+  int wy_form;    /* v_new = u - w S (FLA's WY form, docs/chunk_forward.md
+                   * (28)) also without 'Emulate'; else A (v - KG S) */
+  int fwd_phases; /* the chunked forward in two phases where it would run
+                   * per item */
+  int bwd_items;  /* the chunked backward item by item where it would run
+                   * by chains */
+  int no_spread;  /* no worker placement before a parallel region */
+} la_tuning;
+
+la_tuning la_get_tuning(void);
+void la_set_tuning(const la_tuning *t); /* NULL: all zero */
+/* One switch by its field name ("wy_form", ...): set it to value (a
+ * negative value leaves it) and answer what it was; -1 for an unknown name. */
+int la_tune(const char *name, int value);
 
 #ifdef __cplusplus
 }

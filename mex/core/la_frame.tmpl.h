@@ -78,10 +78,22 @@ static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k,
   }
   buf = (real_t *)pp->own;
   LA_WS_CARVE_ALL(LA_PREP_WS, buf);
-  if (l2) {
+  if (l2) { /* in blocks of columns, polling between them */
     const int par = !la_small_call(p); /* as the call's own loops */
-    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)q, pp->own_q, pp->rq, par);
-    LA_FN(la_l2norm_fwd)(p->K, ncol, p->l2norm_eps, (const real_t *)k, pp->own_k, pp->rk, par);
+    const ptrdiff_t K = p->K, block = LA_POLL_ELEMS / K + 1;
+    int status = LA_OK;
+    ptrdiff_t m, n;
+    for (m = 0; m < ncol; m += block) {
+      if (la_poll(p, &status)) {
+        LA_FN(la_prep_free)(pp);
+        return status;
+      }
+      n = ncol - m < block ? ncol - m : block;
+      LA_FN(la_l2norm_fwd)(K, n, p->l2norm_eps, (const real_t *)q + K * m, pp->own_q + K * m,
+                           pp->rq + m, par);
+      LA_FN(la_l2norm_fwd)(K, n, p->l2norm_eps, (const real_t *)k + K * m, pp->own_k + K * m,
+                           pp->rk + m, par);
+    }
     pp->q = pp->own_q;
     pp->k = pp->own_k;
   }
@@ -196,4 +208,41 @@ static inline LA_FN(la_item) LA_FN(la_item_bwd)(const la_problem *p, const LA_FN
   it.dbeta = (real_t *)io->dbeta + la_beta_dim(p) * la_off_beta(p, it.s, hv);
   it.dh0 = io->dh0 ? (real_t *)io->dh0 + la_off_state(p, n, hv) : NULL;
   return it;
+}
+
+/* The elements after the chunk workspace that chunk_fwd_transform uses:
+ * q and k normalised (K x C each), their factors (C), the gates (GD x C);
+ * -1 on overflow. */
+static ptrdiff_t LA_FN(chunk_fwd_transform_size)(const la_problem *p)
+{
+  ptrdiff_t rows = 0, n = 0;
+  return la_add(p->K, p->K, &rows) && la_add(rows, 1 + la_gate_dim(p), &rows) &&
+                 la_mul(rows, p->chunk, &n)
+             ? n
+             : -1;
+}
+
+/* UseQKL2Norm and GateInKernel of c steps of value head hv, from the raw
+ * q, k, g of the chunk into buf (chunk_fwd_transform_size elements); q, k,
+ * g then point there.  The same functions as la_prep_fwd, column by column
+ * and row by row: the same bits as transforming the whole call first, and
+ * no pass over the whole inputs and no buffers of their size
+ * (docs/performance.md, "The in-kernel transforms"). */
+static void LA_FN(chunk_fwd_transform)(const la_problem *p, const la_fwd_io *io, ptrdiff_t hv,
+                                       ptrdiff_t c, real_t *buf, const real_t **q,
+                                       const real_t **k, const real_t **g)
+{
+  const ptrdiff_t K = p->K, C = p->chunk, GD = la_gate_dim(p);
+  real_t *qn = buf, *kn = qn + K * C, *r = kn + K * C, *gn = r + C;
+  if (p->qk_l2norm) {
+    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *q, qn, r, 0);
+    LA_FN(la_l2norm_fwd)(K, c, p->l2norm_eps, *k, kn, r, 0);
+    *q = qn;
+    *k = kn;
+  }
+  if (p->gate_in_kernel) {
+    const real_t *al = (const real_t *)io->A_log, *db = (const real_t *)io->dt_bias;
+    LA_FN(la_gate_span)(p, al ? LA_EXP(al[hv]) : 1, db ? db + GD * hv : NULL, *g, gn, c);
+    *g = gn;
+  }
 }

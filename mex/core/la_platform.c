@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #if defined(__unix__) || defined(__APPLE__)
+#include <sys/resource.h>
 #include <unistd.h>
 #endif
 #ifdef _OPENMP
@@ -98,7 +99,7 @@ la_spread *la_spread_begin(int nthreads)
   int i, cpu, me, held = 0;
   /* (inside a caller's parallel region ours is nested: one thread) */
   if (nthreads < 2 || nthreads > LA_SPREAD_MAX || omp_in_parallel() ||
-      omp_get_proc_bind() != omp_proc_bind_false || getenv("LA_NO_SPREAD"))
+      omp_get_proc_bind() != omp_proc_bind_false || la_get_tuning().no_spread)
     return NULL;
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < nthreads)
     return NULL;
@@ -190,6 +191,23 @@ static ptrdiff_t min_known(ptrdiff_t a, ptrdiff_t b)
   return a < b ? a : b;
 }
 
+/* Room left in the address space under RLIMIT_AS (ulimit -v): the limit
+ * minus the process's size now (/proc/self/statm), or -1. */
+static ptrdiff_t address_room(void)
+{
+#if defined(RLIMIT_AS) && defined(_SC_PAGESIZE)
+  struct rlimit rl;
+  ptrdiff_t size, lim;
+  if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return -1;
+  size = read_number("/proc/self/statm", NULL, (ptrdiff_t)sysconf(_SC_PAGESIZE));
+  if (size < 0) return -1;
+  lim = rl.rlim_cur > (rlim_t)PTRDIFF_MAX ? PTRDIFF_MAX : (ptrdiff_t)rl.rlim_cur;
+  return lim > size ? lim - size : 0;
+#else
+  return -1;
+#endif
+}
+
 ptrdiff_t la_mem_available(void)
 {
   /* /sys/fs/cgroup is the process's own cgroup in a container (namespace);
@@ -199,6 +217,7 @@ ptrdiff_t la_mem_available(void)
                                        "/sys/fs/cgroup/memory.current"));
   avail = min_known(avail, cgroup_room("/sys/fs/cgroup/memory/memory.limit_in_bytes",
                                        "/sys/fs/cgroup/memory/memory.usage_in_bytes"));
+  avail = min_known(avail, address_room());
 #if defined(_SC_PAGESIZE) && (defined(_SC_AVPHYS_PAGES) || defined(_SC_PHYS_PAGES))
   if (avail < 0) { /* no /proc: free physical pages, else all of them */
     ptrdiff_t pages = -1, bytes;
@@ -213,16 +232,37 @@ ptrdiff_t la_mem_available(void)
   return avail;
 }
 
+/* OpenBLAS maps a buffer of this size for each thread that runs a product
+ * at the same time (128 MB in 0.3.21 on x86_64), on its first use, and
+ * keeps it; when the map fails it retries without end.  la_workspace_ok
+ * counts the buffers of threads not yet seen at work. */
+#define LA_BLAS_BUFFER ((ptrdiff_t)128 << 20)
+static int la_blas_threads_seen;
+
+static ptrdiff_t blas_buffers(int threads)
+{
+#ifdef LA_HAVE_OPENBLAS_THREADS
+  if (LA_HAVE_OPENBLAS_THREADS && threads > la_blas_threads_seen)
+    return (ptrdiff_t)(threads - la_blas_threads_seen) * LA_BLAS_BUFFER;
+#endif
+  (void)threads;
+  return 0;
+}
+
 int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
 {
-  ptrdiff_t threads = 1, total, avail;
+  ptrdiff_t threads = 1, blas_threads = 1, total, avail;
 #ifdef _OPENMP
-  threads = omp_get_max_threads();
+  threads = blas_threads = omp_get_max_threads();
 #endif
   if (items < threads) threads = items > 0 ? items : 1;
   if (!la_mul(threads, bytes_per_thread, &total)) return 0;
-  /* reading /proc and /sys costs tens of microseconds: not for a decode step */
-  if (total <= LA_GUARD_MIN) return 1;
+  /* reading /proc and /sys costs tens of microseconds: not for a decode
+   * step (once BLAS's buffers are there) */
+  if (total <= LA_GUARD_MIN && blas_buffers((int)blas_threads) == 0) return 1;
+  if (!la_add(total, blas_buffers((int)blas_threads), &total)) return 0;
   avail = la_mem_available();
-  return avail < 0 || total <= avail;
+  if (avail >= 0 && total > avail) return 0;
+  if (blas_threads > la_blas_threads_seen) la_blas_threads_seen = (int)blas_threads;
+  return 1;
 }

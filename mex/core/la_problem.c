@@ -2,7 +2,9 @@
  * la_problem.c -- la_problem_check: the core's own invariants of a problem
  * (la_core.h).  The gateway and the C test fill an la_problem from their
  * arrays; everything that can be said of the problem alone is checked here,
- * once, with a message that names the field and the values.
+ * once, with a message that names the field and the values; a field is
+ * written `like_this` so that a caller can say it in its own terms (the
+ * gateway names the option that sets it).
  */
 #include "la_core.h"
 #include "la_size.h"
@@ -29,17 +31,17 @@ static int check_cu(const la_problem *p, la_check *why)
 {
   ptrdiff_t n;
   if (p->B != 1)
-    return refuse(why, "badCuSeqlens", "CuSeqlens needs a batch of one (B = 1), got B = %td", p->B);
+    return refuse(why, "badCuSeqlens", "`cu_seqlens` needs a batch of one (B = 1), got B = %td", p->B);
   if (p->N < 1)
-    return refuse(why, "badCuSeqlens", "CuSeqlens must hold at least 2 offsets [0, ..., T]");
+    return refuse(why, "badCuSeqlens", "`cu_seqlens` must hold at least 2 offsets [0, ..., T]");
   if (p->cu_seqlens[0] != 0 || p->cu_seqlens[p->N] != (int64_t)p->T)
     return refuse(why, "badCuSeqlens",
-                  "CuSeqlens must start at 0 and end at T = %td, got [%lld ... %lld]", p->T,
+                  "`cu_seqlens` must start at 0 and end at T = %td, got [%lld ... %lld]", p->T,
                   (long long)p->cu_seqlens[0], (long long)p->cu_seqlens[p->N]);
   for (n = 1; n <= p->N; n++)
     if (p->cu_seqlens[n] <= p->cu_seqlens[n - 1])
       return refuse(why, "badCuSeqlens",
-                    "CuSeqlens must be strictly increasing, but CuSeqlens(%td) = %lld follows %lld",
+                    "`cu_seqlens` must be strictly increasing, but entry %td (counting from 1) = %lld follows %lld",
                     n + 1, (long long)p->cu_seqlens[n], (long long)p->cu_seqlens[n - 1]);
   return LA_OK;
 }
@@ -174,23 +176,23 @@ int la_problem_check(la_problem *p, la_check *why)
   }
   if ((rc = check_sizes(p, why)) != LA_OK) return rc;
   if (!(p->scale > 0) || !isfinite(p->scale))
-    return refuse(why, "badOption", "option 'Scale' must be finite and positive, got %g", p->scale);
+    return refuse(why, "badOption", "`scale` must be finite and positive, got %g", p->scale);
   if (p->has_lower_bound && (!(p->lower_bound < 0) || !isfinite(p->lower_bound)))
-    return refuse(why, "badOption", "option 'LowerBound' must be finite and negative, got %g",
+    return refuse(why, "badOption", "`lower_bound` must be finite and negative, got %g",
                   p->lower_bound);
   if (!(p->l2norm_eps >= 0) || !isfinite(p->l2norm_eps))
-    return refuse(why, "badOption", "option 'L2NormEps' must be finite and >= 0, got %g",
+    return refuse(why, "badOption", "`l2norm_eps` must be finite and >= 0, got %g",
                   p->l2norm_eps);
   if (p->safe_gate && !p->has_lower_bound)
-    return refuse(why, "badOption", "option 'SafeGate' needs 'LowerBound'");
+    return refuse(why, "badOption", "`safe_gate` needs `lower_bound`");
   if (p->safe_gate && p->lower_bound < -5) /* FLA's safe range */
-    return refuse(why, "badOption", "with 'SafeGate', 'LowerBound' must lie in [-5, 0), got %g",
+    return refuse(why, "badOption", "with `safe_gate`, `lower_bound` must lie in [-5, 0), got %g",
                   p->lower_bound);
   if (p->chunk < 0)
-    return refuse(why, "badOption", "option 'ChunkSize' must be a positive integer, got %td",
+    return refuse(why, "badOption", "`chunk` must be a positive integer, got %td",
                   p->chunk);
   if (p->emulate < LA_EMULATE_NONE || p->emulate > LA_EMULATE_FP16)
-    return refuse(why, "badOption", "emulate must be LA_EMULATE_NONE, _BF16 or _FP16, got %d",
+    return refuse(why, "badOption", "`emulate` must be LA_EMULATE_NONE, _BF16 or _FP16, got %d",
                   p->emulate);
   if (!p->slots && (p->accepted || p->inplace))
     return refuse(why, "badOption", "AcceptedTokens and UpdatePool need Slots");

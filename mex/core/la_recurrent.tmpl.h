@@ -146,7 +146,7 @@ typedef struct {
   ptrdiff_t maxlen;
 } LA_FN(rec_ctx);
 
-/* Forward of one (sequence, value head); polls every LA_POLL_STEPS steps.
+/* Forward of one (sequence, value head); polls every la_poll_steps steps.
  * Direct when the caller's state layout is the internal one without
  * padding (K x V, V a multiple of 4), there is no GV and T > 0: the first
  * step reads h0 where it is (zeros if NULL), every step writes the final
@@ -160,7 +160,7 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
-  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V);
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), every = la_poll_steps(p);
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
   const ptrdiff_t bs = p->beta_per_channel != 0;
   LA_FN(rec_ws) ws, *w = &ws;
@@ -179,7 +179,7 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   for (t = 0; t < it.s.len; t++) {
     const real_t *vt = it.v + V * t;
     real_t *ot = direct ? it.o + V * t : w->op;
-    if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return;
+    if (t % every == 0 && la_poll(p, status)) return;
     if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
     LA_FN(rec_decay)(p, it.g, &e, t, w->a);
     LA_FN(rec_gv_fwd)(p, &e, t, S);

@@ -54,9 +54,7 @@ static inline int la_nonfinite_bits(uint32_t u)
  * select by itself; written as selects it measured slower).  fp16 is
  * written as selects, with no branch: the same values as the branches "if
  * NaN or Inf, x; if past the range, Inf; if subnormal, ..." it replaced
- * (every one of the 2^32 float patterns checked when this was written;
- * test_round holds it to a reference), and 'Emulate' 'fp16' costs a
- * chunked forward 11 % instead of 16 % (docs/performance.md). */
+ * (test_round holds it to a reference), and it vectorises. */
 static inline float la_round_bf16(float x)
 {
   if (isnan(x) || isinf(x)) return x;

@@ -59,16 +59,15 @@ static inline void la_region_end(const la_region *r)
 /* The calling thread's workspace in *ws, taken from the pool at its first
  * task (*ws is NULL until then) and its first zero_bytes cleared; 0, with
  * the status stopped, if refused. */
-static inline int LA_FN(la_thread_ws)(const la_region *rg, ptrdiff_t elems, size_t zero_bytes,
-                                      real_t **ws, int *status)
+static inline int LA_FN(la_thread_ws)(const la_problem *p, const la_region *rg, ptrdiff_t elems,
+                                      size_t zero_bytes, real_t **ws, int *status)
 {
   if (*ws) return 1;
   if (!(*ws = la_pool_get(rg->pooled, LA_POOL_THREAD, elems, sizeof(real_t)))) {
     la_stop(status, LA_ENOMEM);
     return 0;
   }
-  if (zero_bytes) memset(*ws, 0, zero_bytes);
-  return 1;
+  return la_zero_polled(p, *ws, zero_bytes, status);
 }
 
 typedef void (*LA_FN(la_item_fn))(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *ws,
@@ -93,7 +92,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
 #pragma omp for schedule(dynamic, 1)
     for (it = 0; it < items; it++) {
       if (la_stopped(&status) ||
-          !LA_FN(la_thread_ws)(&rg, ws_elems, zero_ws ? (size_t)bytes : 0, &ws, &status))
+          !LA_FN(la_thread_ws)(p, &rg, ws_elems, zero_ws ? (size_t)bytes : 0, &ws, &status))
         continue;
       fn(ctx, it / p->HV, it % p->HV, ws, &status);
     }
@@ -148,7 +147,7 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
         ptrdiff_t i;
 #pragma omp for schedule(dynamic, 1)
         for (i = 0; i < n; i++) {
-          if (la_stopped(&status) || !LA_FN(la_thread_ws)(&rg, ws_elems, 0, &ws, &status))
+          if (la_stopped(&status) || !LA_FN(la_thread_ws)(p, &rg, ws_elems, 0, &ws, &status))
             continue;
           task(ctx, win, phase, i, ws, &status);
         }

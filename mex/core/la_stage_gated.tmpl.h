@@ -10,9 +10,9 @@
  */
 
 /* Scaled copies for the off-diagonal sub-blocks of block row [r, r1),
- * nb = r1 - r rows, side by side in XX = [X, Xk] (K x 2 nb):
+ * nb = r1 - r rows, side by side in XXk = [X, Xk] (K x 2 nb):
  *   X(:,i-r)  = s q_i .* exp(G_i - G_r),  Xk(:,i-r) = k_i .* exp(G_i - G_r)  (i in [r, r1))
- *   Y(:,j)    = k_j .* exp(G_r - G_j)                                        (j < r)
+ *   KF(:,j)   = k_j .* exp(G_r - G_j)                                        (j < r)
  * and, with factors (the backward reads them), the factors themselves in
  * E(:,i), F(:,j).  Both factors are running products of decays, <= 1. */
 static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t r1,
@@ -20,8 +20,8 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
                                             real_t scale, int factors, LA_FN(chunk_ws) *ws)
 {
   const real_t *restrict a = ws->a;
-  real_t *restrict f = ws->f, *restrict X = ws->XX, *restrict Xk = ws->XX + K * (r1 - r);
-  real_t *restrict Y = ws->Y, *restrict E = ws->E, *restrict F = ws->F;
+  real_t *restrict f = ws->f, *restrict X = ws->XXk, *restrict Xk = ws->XXk + K * (r1 - r);
+  real_t *restrict KF = ws->KF, *restrict E = ws->E, *restrict F = ws->F;
   ptrdiff_t i, j, x;
   for (i = r; i < r1; i++) {
     const ptrdiff_t o = K * i, ox = K * (i - r);
@@ -40,7 +40,7 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
     for (x = 0; x < K; x++) {
       const real_t e = j + 1 < r ? f[x] * a[on + x] : a[on + x];
       f[x] = e;
-      Y[o + x] = k[o + x] * e;
+      KF[o + x] = k[o + x] * e;
     }
     if (factors) memcpy(F + o, f, sizeof(real_t) * (size_t)K);
   }
@@ -50,8 +50,7 @@ static inline void LA_FN(chunk_block_scale)(ptrdiff_t K, ptrdiff_t r, ptrdiff_t 
  * a running product over i of the decays (each factor <= 1).  Two columns
  * j, j1 = j + 1 at a time, two rows i at a time: one pass over the channels
  * serves eight dot products from four rows' loads and two running products
- * (f0, f1: K each).  Wider tiles spill registers on AVX2; see
- * docs/performance.md, "Diagonal sub-blocks in 2 x 2 tiles".  Aq (want_q:
+ * (f0, f1: K each); wider tiles would spill registers on AVX2.  Aq (want_q:
  * with the diagonal, times scale) and M (want_k: strictly lower) of ld C. */
 static void LA_FN(gated_diag_block)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1,
                                     const real_t *restrict q, const real_t *restrict k,
@@ -124,8 +123,8 @@ static void LA_FN(gated_diag_block)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdi
   }
 }
 
-/* Rows [r, r1) of Aq and M against the columns [0, r): X' Y and Xk' Y.
- * Both wanted: one GEMM of [X, Xk]' Y (the packing of Y shared) into R,
+/* Rows [r, r1) of Aq and M against the columns [0, r): X' KF and Xk' KF.
+ * Both wanted: one GEMM of [X, Xk]' KF (the packing of KF shared) into R,
  * then its rows to Aq and M. */
 static void LA_FN(gated_offdiag)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1, int want_q,
                                  int want_k, const LA_FN(chunk_ws) *ws, real_t *Aq, real_t *M)
@@ -133,11 +132,11 @@ static void LA_FN(gated_offdiag)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_
   const ptrdiff_t nb = r1 - r, ldr = 2 * LA_SUB;
   ptrdiff_t i, j;
   if (!(want_q && want_k)) {
-    LA_GEMM('T', 'N', nb, r, K, 1, ws->XX + (want_q ? 0 : K * nb), K, ws->Y, K, 0,
+    LA_GEMM('T', 'N', nb, r, K, 1, ws->XXk + (want_q ? 0 : K * nb), K, ws->KF, K, 0,
             (want_q ? Aq : M) + r, C);
     return;
   }
-  LA_GEMM('T', 'N', 2 * nb, r, K, 1, ws->XX, K, ws->Y, K, 0, ws->R, ldr);
+  LA_GEMM('T', 'N', 2 * nb, r, K, 1, ws->XXk, K, ws->KF, K, 0, ws->R, ldr);
   for (j = 0; j < r; j++)
     for (i = 0; i < nb; i++) {
       Aq[r + i + C * j] = ws->R[i + ldr * j];
@@ -309,11 +308,11 @@ static void LA_FN(gated_bwd_rows)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
   ptrdiff_t i, x;
 
   /* off-diagonal: rows [r, r1) against columns [0, r) through the
-   * reference r: X = q .* E, Xk = k .* E, Y = k .* F */
+   * reference r: X = q .* E, Xk = k .* E, KF = k .* F */
   LA_FN(chunk_block_scale)(K, r, r1, q, k, 1, 1, ws);
-  /* [dQr(:,I), dKr(:,I)] += E .* (Y D^T);
+  /* [dQr(:,I), dKr(:,I)] += E .* (KF D^T);
    * row terms rowt_i = q_i .* (dQr part) + k_i .* (dKr part) */
-  LA_GEMM('N', 'T', K, 2 * nb, r, 1, ws->Y, K, D, 2 * LA_SUB, 0, b->tmp, K);
+  LA_GEMM('N', 'T', K, 2 * nb, r, 1, ws->KF, K, D, 2 * LA_SUB, 0, b->tmp, K);
   for (i = 0; i < nb; i++) {
     const real_t *restrict E = ws->E + K * (r + i), *restrict tq = b->tmp + K * i,
                            *restrict tk = b->tmp + K * (nb + i);
@@ -349,7 +348,7 @@ static void LA_FN(gated_bwd_cols)(const la_problem *p, ptrdiff_t r, ptrdiff_t r1
   /* dKc(:,0:r) += F .* ([X(:,I), Xk(:,I)] D), D = [scale dAqk(I,0:r);
    * dM(I,0:r)]; column terms k_j .* (that part) into dGc, and their sums
    * per block J (bsum) */
-  LA_GEMM('N', 'N', K, r, 2 * nb, 1, ws->XX, K, D, 2 * LA_SUB, 0, b->tmp, K);
+  LA_GEMM('N', 'N', K, r, 2 * nb, 1, ws->XXk, K, D, 2 * LA_SUB, 0, b->tmp, K);
   memset(b->bsum, 0, sizeof(real_t) * (size_t)(K * bi));
   for (j = 0; j < r; j++) { /* restrict: the buffers are distinct, so it vectorises */
     real_t *restrict bs = b->bsum + K * (j / LA_SUB);

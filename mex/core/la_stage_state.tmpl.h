@@ -42,8 +42,7 @@ static inline void LA_FN(chunk_vnew_direct_cols)(ptrdiff_t K, ptrdiff_t vw, ptrd
  * vnew = X A^T and o = scale T(:, c:2c) + vnew Aqk^T.  The same terms as
  * chunk_vnew_direct_cols and chunk_output_cols (a GEMM too applies alpha
  * and beta after its sum), but OpenBLAS may sum the wider product in
- * another order: single results can move by a rounding (docs/performance.md,
- * "S packed once").  T: scratch of vw x 2c. */
+ * another order: single results can move by a rounding.  T: scratch of vw x 2c. */
 static inline void LA_FN(chunk_vnew_output_direct_cols)(
     const la_problem *p, ptrdiff_t vw, ptrdiff_t c, const real_t *S, const real_t *KGQG,
     const real_t *A, const real_t *Aqk, ptrdiff_t C, const real_t *v, ptrdiff_t ldvin,

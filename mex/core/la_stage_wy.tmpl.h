@@ -14,9 +14,8 @@
  * as accurate.  The rows are formed as the columns of X' (transposed in
  * place at the end), by strips of LA_STRIP entries held in registers over
  * the whole sum (a strip starting at j0 has no terms with m < j0), two rows
- * at a time (tri_strip; LA_STRIP: la_chunk_ws.tmpl.h).  For blocks this
- * small it is several times faster than a library trsm
- * (docs/performance.md). */
+ * at a time (tri_strip; LA_STRIP: la_chunk_ws.tmpl.h): for blocks this
+ * small, faster than a library trsm. */
 
 /* Strip [j0, j0 + nj) of row i of X (stored as column i): its terms
  * m = j0, ..., i-1; with both, of rows i and i+1 together (two independent

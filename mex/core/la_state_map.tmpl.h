@@ -37,7 +37,7 @@ static int LA_FN(map_setup)(const la_problem *p, const real_t *v, LA_FN(map_bufs
 {
   const ptrdiff_t K = p->K, V = p->V;
   ptrdiff_t Va, cols, i, j, s;
-  int ok = 1;
+  int ok = 1, status = LA_OK;
   memset(m, 0, sizeof *m);
   if (!la_add(V, K, &Va)) return LA_ENOMEM;
   m->pa = *p;
@@ -53,15 +53,17 @@ static int LA_FN(map_setup)(const la_problem *p, const real_t *v, LA_FN(map_bufs
   }
   cols = p->T * p->HV * p->B; /* no overflow: the allocations above held it */
   for (j = 0; j < cols; j++) {
+    if (j % (LA_POLL_ELEMS / Va + 1) == 0 && la_poll(p, &status)) break;
     memcpy(m->v + j * Va, v + j * V, (size_t)V * sizeof(real_t));
     for (i = V; i < Va; i++) m->v[j * Va + i] = 0;
   }
-  for (s = 0; s < p->HV * p->N; s++) {
+  for (s = 0; status == LA_OK && s < p->HV * p->N; s++) {
     real_t *h = m->h0 + s * K * Va;
-    for (i = 0; i < K * Va; i++) h[i] = 0;
+    if (!la_zero_polled(p, h, sizeof(real_t) * (size_t)(K * Va), &status)) break;
     for (i = 0; i < K; i++) h[i + K * (V + i)] = 1;
   }
-  return LA_OK;
+  if (status != LA_OK) LA_FN(map_free)(m);
+  return status;
 }
 
 int LA_FN(la_state_map_fwd)(const la_problem *p0, const la_map_fwd_io *io)
@@ -109,9 +111,10 @@ int LA_FN(la_state_map_bwd)(const la_problem *p0, const la_map_bwd_io *io)
   dv = LA_FN(map_alloc)(Va, p->T, p->HV, p->B, &ok);
   dh0 = LA_FN(map_alloc)(K, Va, p->HV, p->N, &ok);
   cols = p->T * p->HV * p->B;
-  if (ok) {
+  if (ok && !la_zero_polled(p, m.o, sizeof(real_t) * (size_t)(Va * cols), &rc)) {
+    /* interrupted: rc is LA_EINTR */
+  } else if (ok) {
     /* do = 0 (in o); dS = [dR, dP] (in ht) */
-    for (i = 0; i < Va * cols; i++) m.o[i] = 0;
     for (s = 0; s < p->HV * p->N; s++) {
       real_t *h = m.ht + s * K * Va;
       for (j = 0; j < V; j++)

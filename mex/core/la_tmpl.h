@@ -14,8 +14,7 @@
  *                doubles.  Left to itself GCC takes 512-bit vectors where
  *                the CPU has them and then adds up each sum's lanes one
  *                by one through memory; over K <= 128 terms that costs
- *                more than the wider loop saves (docs/performance.md,
- *                "Sums in 256-bit vectors").  On AVX2 it is the native
+ *                more than the wider loop saves.  On AVX2 it is the native
  *                width and changes nothing.
  */
 #ifndef LA_DOUBLE

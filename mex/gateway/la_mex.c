@@ -5,27 +5,36 @@
  *           (the state maps too: la_mex('kda_state_map', ...))
  *   s     = la_mex('options')     the option table (la_mex_opts.h)
  *   tf    = la_mex('poll_interrupt', seconds)
+ *   was   = la_mex('tuning', name, value)   one switch of la_tuning (tests)
  *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
+ *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c)
  *
  * The first argument names the public function (the octave/ wrappers pass
  * their own name); the rest are that function's arguments.  Built also
  * as octave/kda_recurrent.mex and octave/gdn_recurrent.mex (copies of this
  * file), it serves those functions directly: the MEX file's own name
  * (mexFunctionName) is then the function, and every argument is its own
- * (a decode step skips the .m wrapper; the .m files keep the help text).  The gateway
- * checks them (la_mex_args.c, la_mex_opts.c), sizes everything it will
- * create (la_mex_mem.c), calls the core and builds the outputs; nothing
- * else.  'poll_interrupt' waits for Ctrl-C through the same callback the
+ * (a decode step skips the .m wrapper; the .m files keep the help text).
+ * The table la_funcs names each function's family, path, outputs and the
+ * run_* that serves it; the gateway checks the arguments (la_mex_args.c,
+ * la_mex_opts.c with the option table la_options.c), sizes everything it
+ * will create (la_mex_mem.c), calls the core and builds the outputs (the
+ * aux structs from their field tables); nothing else.  'poll_interrupt' waits for Ctrl-C through the same callback the
  * core polls, so a test can check the interrupt path on its own.
  */
 #include "la_mex_args.h"
+#include "la_mex_base.h"
 #include "la_mex_emulate.h"
 #include "la_mex_decode.h"
 #include "la_mex_intr.h"
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
+#include "la_mex_watch.h"
+#include "la_mex_zlib.h"
 #include "la_options.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -38,16 +47,13 @@ static mxArray *new_array(const la_call *c, ptrdiff_t d0, ptrdiff_t d1, ptrdiff_
 {
   mwSize d[4];
   d[0] = (mwSize)d0; d[1] = (mwSize)d1; d[2] = (mwSize)d2; d[3] = (mwSize)d3;
-  return zero ? mxCreateNumericArray(4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL)
-              : mxCreateUninitNumericArray(4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, mxREAL);
+  return la_mx_numeric(c, 4, d, c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, zero);
 }
 
 static mxArray *like(const la_call *c, const mxArray *a, int zero)
 {
-  const mwSize cls = c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS;
-  return zero ? mxCreateNumericArray(mxGetNumberOfDimensions(a), mxGetDimensions(a), cls, mxREAL)
-              : mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
-                                           (mwSize *)mxGetDimensions(a), cls, mxREAL);
+  return la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a),
+                       c->dbl ? mxDOUBLE_CLASS : mxSINGLE_CLASS, zero);
 }
 
 static size_t elem(const la_call *c) { return c->dbl ? sizeof(double) : sizeof(float); }
@@ -81,6 +87,7 @@ static void fail_status(const la_call *c, int rc)
 {
   la_problem again = c->p;
   la_check why;
+  char text[512];
   if (rc == LA_ENOMEM)
     la_fail(c, "outOfMemory", "out of memory: the workspace of this call (for T = %td, "
             "K = %td, V = %td, HV = %td, ChunkSize = %td) exceeds the memory available; for "
@@ -89,79 +96,86 @@ static void fail_status(const la_call *c, int rc)
     la_mex_interrupt_consume();
     la_fail(c, "interrupted", "interrupted (Ctrl-C); nothing was returned");
   }
-  if (rc == LA_EARG && la_problem_check(&again, &why) != LA_OK) la_fail(c, why.id, "%s", why.text);
+  if (rc == LA_EARG && la_problem_check(&again, &why) != LA_OK)
+    la_fail(c, why.id, "%s", la_option_text(why.text, text, sizeof text));
   if (rc) la_fail(c, "internal", "the core returned error %d", rc);
 }
 
-/* ---- the 'Intermediates' struct of the chunked forward ------------------- */
+/* ---- the 'Intermediates' structs of the chunked forward and backward ---- */
 
-static const char *const k_aux_fields[] = {"G", "A_raw", "A", "w", "u", "Aqk", "h", "v_new",
-                                           "chunks", "ChunkSize", "cond"};
+/* The shape of an aux field (C: ChunkSize, NC: the number of chunks). */
+typedef enum aux_shape {
+  AUX_LIKE_G,     /* the gate's shape                                   */
+  AUX_LIKE_V,     /* V x T x HV x B                                     */
+  AUX_ROWS_C,     /* C x T x HV x B: a row of the chunk's C x C matrix  */
+  AUX_ROWS_K,     /* K x T x HV x B                                     */
+  AUX_STATES,     /* K x V x HV x NC: one state per chunk               */
+  AUX_COND,       /* NC x HV                                            */
+  AUX_CHUNKS,     /* NC x 3 double: (sequence, first step, length)      */
+  AUX_CHUNK_SIZE  /* the scalar C                                       */
+} aux_shape;
 
-static void need_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
+/* One field: its name, shape and the core's pointer to it (an offset in
+ * la_chunk_aux or la_chunk_bwd_aux; the last two shapes have none). */
+typedef struct aux_field {
+  const char *name;
+  aux_shape shape;
+  size_t at;
+} aux_field;
+
+#define FWD(f) offsetof(la_chunk_aux, f)
+#define BWD(f) offsetof(la_chunk_bwd_aux, f)
+
+static const aux_field k_fwd_aux[] = {
+    {"G", AUX_LIKE_G, FWD(G)},        {"A_raw", AUX_ROWS_C, FWD(A_raw)},
+    {"A", AUX_ROWS_C, FWD(A)},        {"w", AUX_ROWS_K, FWD(w)},
+    {"u", AUX_LIKE_V, FWD(u)},        {"Aqk", AUX_ROWS_C, FWD(Aqk)},
+    {"h", AUX_STATES, FWD(h)},        {"v_new", AUX_LIKE_V, FWD(v_new)},
+    {"chunks", AUX_CHUNKS, 0},        {"ChunkSize", AUX_CHUNK_SIZE, 0},
+    {"cond", AUX_COND, FWD(cond)}};
+
+static const aux_field k_bwd_aux[] = {
+    {"dh", AUX_STATES, BWD(dh)},      {"dv_new", AUX_LIKE_V, BWD(dv_new)},
+    {"du", AUX_LIKE_V, BWD(du)},      {"dw", AUX_ROWS_K, BWD(dw)},
+    {"dAqk", AUX_ROWS_C, BWD(dAqk)},  {"dA", AUX_ROWS_C, BWD(dA)},
+    {"dA_raw", AUX_ROWS_C, BWD(dA_raw)}, {"dG", AUX_LIKE_G, BWD(dG)},
+    {"chunks", AUX_CHUNKS, 0},        {"ChunkSize", AUX_CHUNK_SIZE, 0}};
+
+#define NFIELDS(t) ((int)(sizeof(t) / sizeof((t)[0])))
+
+/* the dimensions of a field of shape `shape` */
+static void aux_dims(const la_call *c, aux_shape shape, ptrdiff_t NC, ptrdiff_t d[4])
 {
   const la_problem *p = &c->p;
-  need_like(c, total, "aux.G", c->g);
-  la_need_add(c, total, "aux.A_raw, aux.A, aux.Aqk", 3 * p->chunk, p->T, p->HV, p->B, elem(c));
-  la_need_add(c, total, "aux.w", p->K, p->T, p->HV, p->B, elem(c));
-  la_need_add(c, total, "aux.u, aux.v_new", 2 * p->V, p->T, p->HV, p->B, elem(c));
-  la_need_add(c, total, "aux.h", p->K, p->V, p->HV, NC, elem(c));
-  la_need_add(c, total, "aux.cond", NC, p->HV, 1, 1, elem(c));
-  la_need_add(c, total, "aux.chunks", NC, 3, 2, 1, sizeof(double)); /* and its int64 copy */
-}
-
-/* the fields' arrays, pointed to by aux; s owns them */
-static mxArray *make_aux(const la_call *c, la_chunk_aux *aux, ptrdiff_t NC)
-{
-  const la_problem *p = &c->p;
-  mxArray *s = mxCreateStructMatrix(1, 1, 11, (const char **)k_aux_fields), *a;
-  a = like(c, c->g, 1); mxSetField(s, 0, "G", a); aux->G = mxGetData(a);
-  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A_raw", a); aux->A_raw = mxGetData(a);
-  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "A", a); aux->A = mxGetData(a);
-  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "Aqk", a); aux->Aqk = mxGetData(a);
-  a = new_array(c, p->K, p->T, p->HV, p->B, 1); mxSetField(s, 0, "w", a); aux->w = mxGetData(a);
-  a = like(c, c->v, 1); mxSetField(s, 0, "u", a); aux->u = mxGetData(a);
-  a = like(c, c->v, 1); mxSetField(s, 0, "v_new", a); aux->v_new = mxGetData(a);
-  a = new_array(c, p->K, p->V, p->HV, NC, 1); mxSetField(s, 0, "h", a); aux->h = mxGetData(a);
-  a = new_array(c, NC, p->HV, 1, 1, 1); mxSetField(s, 0, "cond", a); aux->cond = mxGetData(a);
-  aux->chunk_seq = (int64_t *)mxMalloc((size_t)(NC ? NC : 1) * 3 * sizeof(int64_t));
-  aux->chunk_t0 = aux->chunk_seq + NC;
-  aux->chunk_len = aux->chunk_seq + 2 * NC;
-  mxSetField(s, 0, "chunks", mxCreateDoubleMatrix((mwSize)NC, 3, mxREAL));
-  mxSetField(s, 0, "ChunkSize", mxCreateDoubleScalar((double)p->chunk));
-  return s;
-}
-
-static void fill_aux_chunks(const mxArray *s, const la_chunk_aux *aux, ptrdiff_t NC)
-{
-  double *ch = mxGetPr(mxGetField(s, 0, "chunks"));
-  ptrdiff_t i;
-  for (i = 0; i < NC; i++) { /* 1-based, as Octave indexes */
-    ch[i] = (double)aux->chunk_seq[i] + 1;
-    ch[i + NC] = (double)aux->chunk_t0[i] + 1;
-    ch[i + 2 * NC] = (double)aux->chunk_len[i];
+  const mxArray *like_of = shape == AUX_LIKE_G ? c->g : c->v;
+  d[0] = d[1] = d[2] = d[3] = 1;
+  switch (shape) {
+  case AUX_LIKE_G:
+  case AUX_LIKE_V: d[0] = (ptrdiff_t)mxGetNumberOfElements(like_of); break;
+  case AUX_ROWS_C: d[0] = p->chunk; d[1] = p->T; d[2] = p->HV; d[3] = p->B; break;
+  case AUX_ROWS_K: d[0] = p->K; d[1] = p->T; d[2] = p->HV; d[3] = p->B; break;
+  case AUX_STATES: d[0] = p->K; d[1] = p->V; d[2] = p->HV; d[3] = NC; break;
+  case AUX_COND: d[0] = NC; d[1] = p->HV; break;
+  case AUX_CHUNKS: d[0] = NC; d[1] = 3; break;
+  case AUX_CHUNK_SIZE: break;
   }
-  mxFree(aux->chunk_seq);
 }
 
-/* ---- the 'Intermediates' struct of the chunked backward ------------------ */
-
-static const char *const k_bwd_aux_fields[] = {"dh", "dv_new", "du", "dw", "dAqk", "dA",
-                                               "dA_raw", "dG", "chunks", "ChunkSize"};
-
-static void need_bwd_aux(const la_call *c, ptrdiff_t *total, ptrdiff_t NC)
+static void need_aux(const la_call *c, ptrdiff_t *total, const aux_field *f, int nf, ptrdiff_t NC)
 {
-  const la_problem *p = &c->p;
-  need_like(c, total, "aux.dG", c->g);
-  la_need_add(c, total, "aux.dAqk, aux.dA, aux.dA_raw", 3 * p->chunk, p->T, p->HV, p->B, elem(c));
-  la_need_add(c, total, "aux.dw", p->K, p->T, p->HV, p->B, elem(c));
-  la_need_add(c, total, "aux.dv_new, aux.du", 2 * p->V, p->T, p->HV, p->B, elem(c));
-  la_need_add(c, total, "aux.dh", p->K, p->V, p->HV, NC, elem(c));
-  la_need_add(c, total, "aux.chunks", NC, 3, 1, 1, sizeof(double));
+  char what[32];
+  int i;
+  for (i = 0; i < nf; i++) {
+    ptrdiff_t d[4];
+    aux_dims(c, f[i].shape, NC, d);
+    snprintf(what, sizeof what, "aux.%s", f[i].name);
+    la_need_add(c, total, what, d[0], d[1], d[2], d[3],
+                f[i].shape >= AUX_CHUNKS ? sizeof(double) : elem(c));
+  }
 }
 
 /* NC x 3, 1-based: (sequence, first step, length) of every chunk, numbered
- * as la_chunk_fwd numbers them (the forward's aux.chunks) */
+ * as the core numbers them: sequence by sequence */
 static mxArray *chunk_table(const la_call *c, ptrdiff_t NC)
 {
   const la_problem *p = &c->p;
@@ -180,21 +194,26 @@ static mxArray *chunk_table(const la_call *c, ptrdiff_t NC)
   return a;
 }
 
-/* the fields' arrays, pointed to by aux; s owns them */
-static mxArray *make_bwd_aux(const la_call *c, la_chunk_bwd_aux *aux, ptrdiff_t NC)
+/* The struct of fields f (zero-filled: rows past a chunk's length are not
+ * all written), each array's data pointed to from the core's struct aux. */
+static mxArray *make_aux(const la_call *c, const aux_field *f, int nf, void *aux, ptrdiff_t NC)
 {
-  const la_problem *p = &c->p;
-  mxArray *s = mxCreateStructMatrix(1, 1, 10, (const char **)k_bwd_aux_fields), *a;
-  a = new_array(c, p->K, p->V, p->HV, NC, 1); mxSetField(s, 0, "dh", a); aux->dh = mxGetData(a);
-  a = like(c, c->v, 1); mxSetField(s, 0, "dv_new", a); aux->dv_new = mxGetData(a);
-  a = like(c, c->v, 1); mxSetField(s, 0, "du", a); aux->du = mxGetData(a);
-  a = new_array(c, p->K, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dw", a); aux->dw = mxGetData(a);
-  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dAqk", a); aux->dAqk = mxGetData(a);
-  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dA", a); aux->dA = mxGetData(a);
-  a = new_array(c, p->chunk, p->T, p->HV, p->B, 1); mxSetField(s, 0, "dA_raw", a); aux->dA_raw = mxGetData(a);
-  a = like(c, c->g, 1); mxSetField(s, 0, "dG", a); aux->dG = mxGetData(a);
-  mxSetField(s, 0, "chunks", chunk_table(c, NC));
-  mxSetField(s, 0, "ChunkSize", mxCreateDoubleScalar((double)p->chunk));
+  const char *names[16];
+  mxArray *s, *a;
+  int i;
+  for (i = 0; i < nf; i++) names[i] = f[i].name;
+  s = mxCreateStructMatrix(1, 1, nf, names);
+  for (i = 0; i < nf; i++) {
+    ptrdiff_t d[4];
+    aux_dims(c, f[i].shape, NC, d);
+    if (f[i].shape == AUX_CHUNKS) a = chunk_table(c, NC);
+    else if (f[i].shape == AUX_CHUNK_SIZE) a = mxCreateDoubleScalar((double)c->p.chunk);
+    else if (f[i].shape == AUX_LIKE_G) a = like(c, c->g, 1);
+    else if (f[i].shape == AUX_LIKE_V) a = like(c, c->v, 1);
+    else a = new_array(c, d[0], d[1], d[2], d[3], 1);
+    mxSetFieldByNumber(s, 0, i, a);
+    if (f[i].shape < AUX_CHUNKS) *(void **)((char *)aux + f[i].at) = mxGetData(a);
+  }
   return s;
 }
 
@@ -215,32 +234,36 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   need_like(c, &total, "o", c->v);
   need_state(c, &total, "S"); /* even when not made: the core works in states this size */
   if (want_state && c->p.slots) la_decode_need(c, &total);
-  if (want_aux) need_aux(c, &total, NC);
+  if (want_aux) need_aux(c, &total, k_fwd_aux, NFIELDS(k_fwd_aux), NC);
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   out[0] = like(c, c->v, 0);
-  if (want_state) out[1] = c->p.slots ? la_decode_state_out(c, c->h0) : state_array(c);
-  if (want_aux) out[2] = make_aux(c, &aux, NC);
+  if (want_state && c->p.slots) out[1] = la_decode_state_out(c, c->h0);
+  else if (want_state || c->chunked) out[1] = state_array(c); /* the chunked: for stateGrowth */
+  if (want_aux) out[2] = make_aux(c, k_fwd_aux, NFIELDS(k_fwd_aux), &aux, NC);
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
   io.A_log = c->A_log; io.dt_bias = c->dt_bias; io.h0 = c->h0;
   io.gk = c->gk; io.gv = c->gv;
   io.o = mxGetData(out[0]);
-  io.ht = want_state ? mxGetData(out[1]) : NULL;
+  io.ht = out[1] ? mxGetData(out[1]) : NULL;
+  la_watch_begin(c);
   if (c->chunked)
     rc = c->dbl ? la_chunk_fwd_d(&c->p, &io, want_aux ? &aux : NULL)
                 : la_chunk_fwd_s(&c->p, &io, want_aux ? &aux : NULL);
   else
     rc = c->dbl ? la_recurrent_fwd_d(&c->p, &io) : la_recurrent_fwd_s(&c->p, &io);
+  la_watch_end(c);
   if (rc) {
     destroy_all(out, 3);
     fail_status(c, rc);
   }
-  if (want_aux) fill_aux_chunks(out[2], &aux, NC);
-  else if (c->chunked && nlhs > 2) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
+  if (!c->p.slots && (c->chunked || c->p.T >= LA_GROWTH_MIN_STEPS)) /* not a pool */
+    la_warn_state_growth(c, io.ht);
+  if (c->chunked && !want_aux && nlhs > 2) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
   for (i = 0; i < 3; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];
     else if (out[i]) mxDestroyArray(out[i]);
@@ -284,7 +307,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   need_like(c, &total, "dq and dk", c->k);
   need_grads(c, &total);
   need_state(c, &total, "dS0");
-  if (want_aux) need_bwd_aux(c, &total, NC);
+  if (want_aux) need_aux(c, &total, k_bwd_aux, NFIELDS(k_bwd_aux), NC);
   if (c->gk_arr) need_like(c, &total, "dGK", c->gk_arr);
   if (c->gv_arr) need_like(c, &total, "dGV", c->gv_arr);
   la_need_inputs(c, &total);
@@ -300,7 +323,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   if (c->chunked) {
-    out[8] = want_aux ? make_bwd_aux(c, &aux, NC) : mxCreateStructMatrix(1, 1, 0, NULL);
+    out[8] = want_aux ? make_aux(c, k_bwd_aux, NFIELDS(k_bwd_aux), &aux, NC) : mxCreateStructMatrix(1, 1, 0, NULL);
   } else {
     out[8] = c->gk_arr ? like(c, c->gk_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
     out[9] = c->gv_arr ? like(c, c->gv_arr, 0) : mxCreateDoubleMatrix(0, 0, mxREAL);
@@ -318,10 +341,12 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.gk = c->gk; io.gv = c->gv;
   io.dgk = c->gk_arr && !c->chunked ? mxGetData(out[8]) : NULL;
   io.dgv = c->gv_arr && !c->chunked ? mxGetData(out[9]) : NULL;
+  la_watch_begin(c);
   if (c->chunked)
     rc = c->dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);
   else
     rc = c->dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
+  la_watch_end(c);
   if (rc) {
     destroy_all(out, 10);
     fail_status(c, rc);
@@ -407,6 +432,23 @@ static void run_map_backward(la_call *c, int nlhs, mxArray *plhs[])
   }
 }
 
+/* ---- the public functions ------------------------------------------------ */
+
+/* In the order of the LA_F_* bits of the option table (la_options.h). */
+const la_func la_funcs[LA_NFUNCS] = {
+    {"kda_recurrent", "kda", LA_PATH_RECURRENT, 0, 2, run_forward},
+    {"kda_recurrent_bwd", "kda", LA_PATH_RECURRENT, 1, 8, run_backward},
+    {"kda_chunk", "kda", LA_PATH_CHUNK, 0, 3, run_forward},             /* o, S, aux */
+    {"kda_chunk_bwd", "kda", LA_PATH_CHUNK, 1, 9, run_backward},        /* ..., aux */
+    {"gdn_recurrent", "gdn", LA_PATH_RECURRENT, 0, 2, run_forward},
+    {"gdn_recurrent_bwd", "gdn", LA_PATH_RECURRENT, 1, 10, run_backward}, /* ..., dGK, dGV */
+    {"gdn_chunk", "gdn", LA_PATH_CHUNK, 0, 3, run_forward},
+    {"gdn_chunk_bwd", "gdn", LA_PATH_CHUNK, 1, 9, run_backward},
+    {"kda_state_map", "kda", LA_PATH_MAP, 0, 2, run_map_forward},       /* P, R */
+    {"kda_state_map_bwd", "kda", LA_PATH_MAP, 1, 6, run_map_backward},
+    {"gdn_state_map", "gdn", LA_PATH_MAP, 0, 2, run_map_forward},
+    {"gdn_state_map_bwd", "gdn", LA_PATH_MAP, 1, 6, run_map_backward}};
+
 /* 'poll_interrupt': true when Ctrl-C came within `seconds` (then the
  * same identified error as an interrupted call), false otherwise. */
 static void poll_interrupt(int nrhs, const mxArray *prhs[], mxArray *plhs[])
@@ -439,18 +481,38 @@ static void outputs_like(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prh
   }
 }
 
+/* was = la_mex('tuning', name[, value]): one switch of the core's tuning
+ * (la_tune, la_core.h), set to value (0 or 1) if given; its old value.  The
+ * lab's checks run the other schedule or form of v_new through it. */
+static void tuning(int nrhs, const mxArray *prhs[], mxArray *plhs[])
+{
+  char name[32];
+  int value = -1, was;
+  if (nrhs < 2 || nrhs > 3 || !mxIsChar(prhs[1]) || mxGetString(prhs[1], name, sizeof name))
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: 'tuning' takes a switch's name and a value");
+  if (nrhs == 3) {
+    if (!(mxIsNumeric(prhs[2]) || mxIsLogical(prhs[2])) || mxGetNumberOfElements(prhs[2]) != 1)
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: a tuning value is a scalar");
+    value = mxGetScalar(prhs[2]) != 0;
+  }
+  if ((was = la_tune(name, value)) < 0)
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: no tuning switch '%s'", name);
+  plhs[0] = mxCreateDoubleScalar(was);
+}
+
 /* The function a call is for: the MEX file's own name when it is one of
  * the public functions (kda_recurrent.mex, gdn_recurrent.mex: the decode
  * path, no .m wrapper in between; *skip = 0), else the name in the first
- * argument (la_mex; *skip = 1).  -1: a subcommand in fname or an error. */
-static int which_function(int nrhs, const mxArray *prhs[], char *fname, size_t size, int *skip)
+ * argument (la_mex; *skip = 1).  NULL: a subcommand in fname. */
+static const la_func *which_function(int nrhs, const mxArray *prhs[], char *fname, size_t size,
+                                     int *skip)
 {
   const char *self = mexFunctionName();
   int i;
   for (i = 0; i < LA_NFUNCS; i++)
-    if (self && !strcmp(self, la_function_names[i])) {
+    if (self && !strcmp(self, la_funcs[i].name)) {
       *skip = 0;
-      return i;
+      return &la_funcs[i];
     }
   *skip = 1;
   /* a char row whose every character is part of the name (a NUL inside it
@@ -460,52 +522,51 @@ static int which_function(int nrhs, const mxArray *prhs[], char *fname, size_t s
       strlen(fname) != mxGetNumberOfElements(prhs[0]))
     mexErrMsgIdAndTxt("kda:internal", "la_mex: the first argument must name the function");
   for (i = 0; i < LA_NFUNCS; i++)
-    if (!strcmp(fname, la_function_names[i])) return i;
-  return -1;
+    if (!strcmp(fname, la_funcs[i].name)) return &la_funcs[i];
+  return NULL;
 }
 
 void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   la_call c;
+  const la_func *fn;
   char fname[32] = "";
-  int which, skip, max_out;
+  int skip;
   static int release_registered; /* `clear functions`, `clear all`, exit: free the core's pool */
   if (!release_registered) release_registered = mexAtExit(la_release) == 0;
-  memset(&c, 0, sizeof c);
-  which = which_function(nrhs, prhs, fname, sizeof fname, &skip);
-  if (which < 0 && !strcmp(fname, "options")) {
+  fn = which_function(nrhs, prhs, fname, sizeof fname, &skip);
+  if (!fn && !strcmp(fname, "options")) {
     plhs[0] = la_options_struct();
     return;
   }
-  if (which < 0 && !strcmp(fname, "poll_interrupt")) {
+  if (!fn && !strcmp(fname, "poll_interrupt")) {
     poll_interrupt(nrhs, prhs, plhs);
     return;
   }
-  if (which < 0 && !strcmp(fname, "outputs_like")) {
+  if (!fn && !strcmp(fname, "tuning")) {
+    tuning(nrhs, prhs, plhs);
+    return;
+  }
+  if (!fn && !strcmp(fname, "file")) { /* the tensor files' byte work */
+    la_mex_file(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (!fn && !strcmp(fname, "outputs_like")) {
     outputs_like(nlhs, plhs, nrhs, prhs);
     return;
   }
-  if (which < 0) {
-    mexErrMsgIdAndTxt("kda:internal", "la_mex: unknown function '%s'", fname);
-    return;
-  }
-  c.fname = la_function_names[which];
-  c.named = !skip;
-  c.op = which < 4 || which == 8 || which == 9 ? "kda" : "gdn";
-  c.fbit = 1u << which;
-  c.backward = which % 2;
-  c.map = which >= 8; /* computed on the chunked path */
-  c.chunked = c.map || (which % 4) >= 2;
-  /* gdn_recurrent_bwd: dGK, dGV; the chunked backwards: aux */
-  max_out = c.map ? (c.backward ? 6 : 2)
-                  : c.backward ? (which == 5 ? 10 : 8 + c.chunked) : 2 + c.chunked;
-  if (nlhs > max_out) la_fail(&c, "nargout", "at most %d outputs", max_out);
-  la_parse_call(&c, c.fname, nrhs - skip, prhs + skip);
+  if (!fn) mexErrMsgIdAndTxt("kda:internal", "la_mex: unknown function '%s'", fname);
+  memset(&c, 0, sizeof c);
+  c.fn = fn;
+  c.fname = fn->name;
+  c.op = fn->family;
+  c.fbit = 1u << (fn - la_funcs);
+  c.backward = fn->backward;
+  c.map = fn->path == LA_PATH_MAP;
+  c.chunked = fn->path != LA_PATH_RECURRENT; /* the maps run on the chunked path */
+  if (nlhs > fn->outputs) la_fail(&c, "nargout", "at most %d outputs", fn->outputs);
+  la_parse_call(&c, nrhs - skip, prhs + skip);
   la_emulate_inputs(&c);
-  if (c.map) {
-    if (c.backward) run_map_backward(&c, nlhs, plhs);
-    else run_map_forward(&c, nlhs, plhs);
-  } else if (c.backward) run_backward(&c, nlhs, plhs);
-  else run_forward(&c, nlhs, plhs);
-  la_emulate_outputs(nlhs, plhs);
+  fn->run(&c, nlhs, plhs);
+  la_emulate_outputs(&c, nlhs, plhs);
 }

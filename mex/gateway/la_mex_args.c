@@ -11,57 +11,13 @@
 #include "la_mex_args.h"
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
-#include "la_options.h"
 #include "la_mex_intr.h"
-#include "la_mex_emulate.h"
 #include "la_mex_decode.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-/* "<fname>: ", the head of every message; empty when Octave adds it itself
- * (it prefixes a MEX file's messages with the file's name, and the file
- * is named after the function: kda_recurrent.mex) */
-static const char *msg_head(const la_call *c, char *buf, size_t size)
-{
-#ifdef HAVE_OCTAVE
-  if (c->named) return "";
-#endif
-  snprintf(buf, size, "%s: ", c->fname);
-  return buf;
-}
-
-void la_fail(const la_call *c, const char *id, const char *fmt, ...)
-{
-  char ident[64], head[48], msg[1024];
-  int n;
-  va_list ap;
-  snprintf(ident, sizeof ident, "%s:%s", c->op, id);
-  n = snprintf(msg, sizeof msg, "%s", msg_head(c, head, sizeof head));
-  va_start(ap, fmt);
-  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-  va_end(ap);
-  mexErrMsgIdAndTxt(ident, "%s", msg);
-}
-
-/* "8x10x2" for n dimensions d[] */
-static const char *dims_text(const mwSize *d, mwSize n, char *buf, size_t sz)
-{
-  size_t used = 0;
-  mwSize i;
-  buf[0] = 0;
-  for (i = 0; i < n && used + 24 < sz; i++)
-    used += (size_t)snprintf(buf + used, sz - used, i ? "x%lu" : "%lu", (unsigned long)d[i]);
-  return buf;
-}
-
-const char *la_dims_str(const mxArray *a, char *buf, size_t n)
-{
-  return dims_text(mxGetDimensions(a), mxGetNumberOfDimensions(a), buf, n);
-}
 
 /* size along dimension i (0-based), 1 past the last */
 static mwSize dim_of(const mxArray *a, mwSize i)
@@ -204,19 +160,19 @@ static void check_shapes(la_call *c)
   p->HV = (ptrdiff_t)dim_of(c->v, 2);
   d[0] = (mwSize)p->K; d[1] = (mwSize)p->T; d[2] = (mwSize)p->HV; d[3] = (mwSize)p->B;
   if (p->kda && !has_dims(c->g, d, 4))
-    shape_fail(c, "g must be K x T x HV x B = %s, got %s", dims_text(d, 4, b1, sizeof b1),
+    shape_fail(c, "g must be K x T x HV x B = %s, got %s", la_dims_text(d, 4, b1, sizeof b1),
                la_dims_str(c->g, b2, sizeof b2));
   if (!p->kda && !has_dims(c->g, d + 1, 3))
-    shape_fail(c, "g must be T x HV x B = %s, got %s", dims_text(d + 1, 3, b1, sizeof b1),
+    shape_fail(c, "g must be T x HV x B = %s, got %s", la_dims_text(d + 1, 3, b1, sizeof b1),
                la_dims_str(c->g, b2, sizeof b2));
   d[0] = (mwSize)p->V; /* a per-channel beta: the shape of v, recurrent paths only */
   p->beta_per_channel = !has_dims(c->beta, d + 1, 3) && has_dims(c->beta, d, 4);
   if (p->beta_per_channel && (c->chunked || c->map))
     la_fail(c, "badShape", "beta must be T x HV x B = %s, got %s: a per-channel beta (the shape "
-            "of v) is taken by the recurrent paths only", dims_text(d + 1, 3, b1, sizeof b1),
+            "of v) is taken by the recurrent paths only", la_dims_text(d + 1, 3, b1, sizeof b1),
             la_dims_str(c->beta, b2, sizeof b2));
   if (!p->beta_per_channel && !has_dims(c->beta, d + 1, 3))
-    shape_fail(c, "beta must be T x HV x B = %s, got %s%s", dims_text(d + 1, 3, b1, sizeof b1),
+    shape_fail(c, "beta must be T x HV x B = %s, got %s%s", la_dims_text(d + 1, 3, b1, sizeof b1),
                la_dims_str(c->beta, b2, sizeof b2),
                c->chunked || c->map ? "" : " (or V x T x HV x B: one per value channel)");
   if (c->dout && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
@@ -242,7 +198,7 @@ static void convert_cu(la_call *c, const mxArray *a)
     a = as_double;
   }
   x = mxGetPr(a);
-  cu = (int64_t *)mxMalloc(n * sizeof(int64_t)); /* n <= numel: no overflow */
+  cu = (int64_t *)la_mx_malloc(c, n * sizeof(int64_t)); /* n <= numel: no overflow */
   for (i = 0; i < n; i++) {
     /* 0x1p62: far past any T, and exactly convertible */
     if (!(x[i] == floor(x[i]) && fabs(x[i]) < 0x1p62))
@@ -255,74 +211,50 @@ static void convert_cu(la_call *c, const mxArray *a)
   c->p.N = (ptrdiff_t)n - 1;
 }
 
-static int flag_value(const mxArray *a) { return a && mxGetScalar(a) != 0; }
-
-/* s[0..1] spells two (upper case letters), in either case */
-static int spells(const mxChar *s, const char *two)
-{
-  int i;
-  for (i = 0; i < 2; i++)
-    if (s[i] != (mxChar)two[i] && s[i] != (mxChar)tolower((unsigned char)two[i])) return 0;
-  return 1;
-}
-
-/* the option values (kinds checked) into the la_problem */
-static void apply_options(la_call *c, const mxArray *val[])
-{
-  la_problem *p = &c->p;
-  p->N = p->B;
-  p->scale = val[LA_OPT_SCALE] ? mxGetScalar(val[LA_OPT_SCALE]) : 1.0 / sqrt((double)p->K);
-  p->chunk = val[LA_OPT_CHUNK_SIZE] ? (ptrdiff_t)mxGetScalar(val[LA_OPT_CHUNK_SIZE]) : 0;
-  p->qk_l2norm = flag_value(val[LA_OPT_USE_QK_L2NORM]);
-  p->l2norm_eps = val[LA_OPT_L2NORM_EPS] ? mxGetScalar(val[LA_OPT_L2NORM_EPS]) : 0;
-  p->gate_in_kernel = flag_value(val[LA_OPT_GATE_IN_KERNEL]);
-  p->beta_sigmoid = flag_value(val[LA_OPT_BETA_SIGMOID]);
-  p->allow_neg_eigval = flag_value(val[LA_OPT_ALLOW_NEG_EIGVAL]);
-  p->has_lower_bound = val[LA_OPT_LOWER_BOUND] != NULL;
-  p->lower_bound = p->has_lower_bound ? mxGetScalar(val[LA_OPT_LOWER_BOUND]) : 0;
-  p->safe_gate = flag_value(val[LA_OPT_SAFE_GATE]);
-  c->intermediates = flag_value(val[LA_OPT_INTERMEDIATES]);
-  p->emulate = la_emulate_value(c, val[LA_OPT_EMULATE]);
-  c->h0_arr = val[LA_OPT_INITIAL_STATE];
-  c->alog_arr = val[LA_OPT_A_LOG];
-  c->dtb_arr = val[LA_OPT_DT_BIAS];
-  c->gk_arr = val[LA_OPT_GK];
-  c->gv_arr = val[LA_OPT_GV];
-  if (val[LA_OPT_STATE_LAYOUT]) {
-    const mxChar *s = mxGetChars(val[LA_OPT_STATE_LAYOUT]);
-    const int two = mxGetNumberOfElements(val[LA_OPT_STATE_LAYOUT]) == 2;
-    const int kv = two && spells(s, "KV");
-    p->state_vk = two && spells(s, "VK");
-    if (!kv && !p->state_vk) la_fail(c, "badOption", "option 'StateLayout' must be 'KV' or 'VK'");
-  }
-  if (val[LA_OPT_CU_SEQLENS]) convert_cu(c, val[LA_OPT_CU_SEQLENS]);
-  la_decode_options(c, val[LA_OPT_SLOTS], val[LA_OPT_ACCEPTED_TOKENS], val[LA_OPT_UPDATE_POOL]);
-}
-
 /* ---- what needs the checked problem -------------------------------------- */
+
+/* The fix for a state a of the wrong shape d, when one is known: the
+ * other StateLayout (K x V and V x K swapped), or FLA's [N, HV, K, V]
+ * order as stored. */
+static const char *state_hint(const la_call *c, const mxArray *a, const mwSize d[4], char *buf,
+                              size_t size)
+{
+  const la_problem *p = &c->p;
+  const mwSize swapped[4] = {d[1], d[0], d[2], d[3]};
+  const mwSize torch[4] = {(mwSize)p->N, (mwSize)p->HV, (mwSize)p->K, (mwSize)p->V};
+  buf[0] = 0;
+  if (d[0] != d[1] && has_dims(a, swapped, 4))
+    snprintf(buf, size, " (a %s state: pass 'StateLayout', '%s')", p->state_vk ? "K x V" : "V x K",
+             p->state_vk ? "KV" : "VK");
+  else if (has_dims(a, torch, 4))
+    snprintf(buf, size, " (it looks like PyTorch's [N, HV, K, V] order: permute (S, %s) gives "
+             "%s x HV x N)", p->state_vk ? "[4 3 2 1]" : "[3 4 2 1]", p->state_vk ? "V x K" : "K x V");
+  return buf;
+}
 
 /* InitialState and dS: K x V x HV x N, or V x K x HV x N */
 static void check_states(la_call *c, const mxArray *ds)
 {
   const la_problem *p = &c->p;
   const char *layout = p->state_vk ? "V x K" : "K x V";
-  char b1[96], b2[96];
+  char b1[96], b2[96], hint[160];
   mwSize d[4];
   d[0] = (mwSize)(p->state_vk ? p->V : p->K);
   d[1] = (mwSize)(p->state_vk ? p->K : p->V);
   d[2] = (mwSize)p->HV;
-  d[3] = (mwSize)la_decode_states(c);
+  d[3] = (mwSize)la_decode_states(c); /* N, or a pool's slots */
   if (c->h0_arr && !has_dims(c->h0_arr, d, 4))
-    la_fail(c, "badShape", "InitialState must be %s x HV x %s = %s, got %s", layout,
-            p->slots ? "slots" : "N", dims_text(d, 4, b1, sizeof b1),
-            la_dims_str(c->h0_arr, b2, sizeof b2));
+    la_fail(c, "badShape", "InitialState must be %s x HV x %s = %s, got %s%s", layout,
+            p->slots ? "slots" : "N", la_dims_text(d, 4, b1, sizeof b1),
+            la_dims_str(c->h0_arr, b2, sizeof b2), state_hint(c, c->h0_arr, d, hint, sizeof hint));
   d[3] = (mwSize)p->N;
   if (ds && !la_not_given(ds)) {
     const char *name = c->map ? "dR" : "dS";
     check_float(c, ds, name);
     if (!has_dims(ds, d, 4))
-      la_fail(c, "badShape", "%s must be [] or %s x HV x N = %s, got %s", name, layout,
-              dims_text(d, 4, b1, sizeof b1), la_dims_str(ds, b2, sizeof b2));
+      la_fail(c, "badShape", "%s must be [] or %s x HV x N = %s, got %s%s", name, layout,
+              la_dims_text(d, 4, b1, sizeof b1), la_dims_str(ds, b2, sizeof b2),
+              state_hint(c, ds, d, hint, sizeof hint));
     c->dht_arr = ds;
   }
 }
@@ -338,7 +270,7 @@ static void check_dp(la_call *c, const mxArray *dp)
   check_float(c, dp, "dP");
   if (!has_dims(dp, d, 4))
     la_fail(c, "badShape", "dP must be [] or K x K x HV x N = %s, got %s",
-            dims_text(d, 4, b1, sizeof b1), la_dims_str(dp, b2, sizeof b2));
+            la_dims_text(d, 4, b1, sizeof b1), la_dims_str(dp, b2, sizeof b2));
   c->dp_arr = dp;
 }
 
@@ -358,7 +290,7 @@ static void check_gate_params(la_call *c)
   d[0] = (mwSize)p->K;
   d[1] = (mwSize)p->HV;
   if (c->dtb_arr && p->kda && !has_dims(c->dtb_arr, d, 2))
-    la_fail(c, "badShape", "DtBias must be K x HV = %s, got %s", dims_text(d, 2, b1, sizeof b1),
+    la_fail(c, "badShape", "DtBias must be K x HV = %s, got %s", la_dims_text(d, 2, b1, sizeof b1),
             la_dims_str(c->dtb_arr, b2, sizeof b2));
   if (c->dtb_arr && !p->kda && !is_vector_of(c->dtb_arr, (mwSize)p->HV))
     la_fail(c, "badShape", "DtBias must be a vector of HV = %td values, got %s", p->HV,
@@ -388,7 +320,7 @@ static void check_extra_gates(la_call *c)
     d[0] = (mwSize)(i == 0 ? p->K : p->V);
     if (a[i] && !has_dims(a[i], d, 4))
       la_fail(c, "badShape", "%s must be %s x T x HV x B = %s, got %s", name[i],
-              i == 0 ? "K" : "V", dims_text(d, 4, b1, sizeof b1),
+              i == 0 ? "K" : "V", la_dims_text(d, 4, b1, sizeof b1),
               la_dims_str(a[i], b2, sizeof b2));
   }
 }
@@ -426,29 +358,32 @@ static void warn_positive_gate(const la_call *c)
     const float *g = (const float *)mxGetData(c->g);
     for (i = 0; i < n && !(g[i] > 0); i++) {}
   }
-  if (i < n) {
-    char id[32], head[48];
-    snprintf(id, sizeof id, "%s:positiveGate", c->op);
-    mexWarnMsgIdAndTxt(id, "%sthe gate g has positive entries (g(%lu) > 0): the state grows "
-                       "there; a decay needs g <= 0", msg_head(c, head, sizeof head),
-                       (unsigned long)i + 1);
-  }
+  if (i < n)
+    la_warn(c, "positiveGate", "the gate g has positive entries (g(%lu) > 0): the state grows "
+            "there; a decay needs g <= 0", (unsigned long)i + 1);
 }
 
-void la_parse_call(la_call *c, const char *fname, int nrhs, const mxArray *prhs[])
+/* The core's refusal, told in option names. */
+static void fail_check(const la_call *c, const la_check *why)
 {
-  const mxArray *val[LA_OPT_COUNT];
+  char text[512];
+  la_fail(c, why->id, "%s", la_option_text(why->text, text, sizeof text));
+}
+
+void la_parse_call(la_call *c, int nrhs, const mxArray *prhs[])
+{
   la_check why;
   const int nfixed = c->backward ? 7 : 5;
-  c->fname = fname;
   check_fixed(c, nrhs, prhs);
   memset(&c->p, 0, sizeof c->p);
   c->p.kda = strcmp(c->op, "kda") == 0;
   check_shapes(c);
-  la_parse_options(c, nrhs - nfixed, prhs + nfixed, nfixed + 1, val);
-  apply_options(c, val);
+  la_parse_options(c, nrhs - nfixed, prhs + nfixed, nfixed + 1);
+  c->p.N = c->p.B;
+  if (c->cu_arr) convert_cu(c, c->cu_arr);
+  la_decode_options(c);
   c->p.interrupted = la_mex_interrupted;
-  if (la_problem_check(&c->p, &why) != LA_OK) la_fail(c, why.id, "%s", why.text);
+  if (la_problem_check(&c->p, &why) != LA_OK) fail_check(c, &why);
   check_states(c, c->backward ? prhs[6] : NULL);
   if (c->map && c->backward) check_dp(c, prhs[5]);
   check_gate_params(c);
@@ -487,12 +422,12 @@ static const void *as_working(const la_call *c, const mxArray *a)
   if (mxIsDouble(a) == (c->dbl != 0)) return mxGetData(a);
   if (c->dbl) {
     const float *s = (const float *)mxGetData(a);
-    double *d = (double *)mxMalloc((n ? n : 1) * sizeof(double));
+    double *d = (double *)la_mx_malloc(c, (n ? n : 1) * sizeof(double));
     for (i = 0; i < n; i++) d[i] = s[i];
     return d;
   } else {
     const double *s = (const double *)mxGetData(a);
-    float *d = (float *)mxMalloc((n ? n : 1) * sizeof(float));
+    float *d = (float *)la_mx_malloc(c, (n ? n : 1) * sizeof(float));
     for (i = 0; i < n; i++) d[i] = (float)s[i];
     return d;
   }

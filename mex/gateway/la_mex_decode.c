@@ -46,14 +46,14 @@ static int is_vector(const mxArray *a, mwSize n)
          (mwSize)mxGetNumberOfElements(a) == n;
 }
 
-void la_decode_options(la_call *c, const mxArray *slots, const mxArray *accepted,
-                       const mxArray *inplace)
+void la_decode_options(la_call *c)
 {
   la_problem *p = &c->p;
+  const mxArray *slots = c->slots_arr, *accepted = c->accepted_arr;
   char dims[64];
-  p->inplace = inplace ? mxGetScalar(inplace) != 0 : slots != NULL;
+  p->inplace = c->update_pool_given ? c->update_pool : slots != NULL;
   if (!slots) {
-    if (accepted || inplace)
+    if (accepted || c->update_pool_given)
       la_fail(c, "badOption", "'AcceptedTokens' and 'UpdatePool' need 'Slots'");
     return;
   }

@@ -11,11 +11,10 @@
 
 /* Slots (a vector of N, or Tmax x N integers, numbered from 1; 0 and below:
  * padding), AcceptedTokens (N integers), UpdatePool (default true with Slots)
- * into c->p; each may be NULL (not given).  Needs p->N (CuSeqlens
+ * from the call's option values (la_options.c) into c->p.  Needs p->N (CuSeqlens
  * converted) and c->h0_arr: the pool's slots are InitialState's fourth
  * dimension.  Errors never return. */
-void la_decode_options(la_call *c, const mxArray *slots, const mxArray *accepted,
-                       const mxArray *inplace);
+void la_decode_options(la_call *c);
 
 /* The fourth dimension InitialState must have: the pool's slots, or N. */
 ptrdiff_t la_decode_states(const la_call *c);

@@ -4,32 +4,16 @@
  * float entry points whatever the input class.
  */
 #include "la_mex_emulate.h"
+#include "la_mex_mem.h"
 #include "../core/la_round.h"
 
-#include <ctype.h>
 #include <string.h>
 
-int la_emulate_value(const la_call *c, const mxArray *a)
-{
-  static const char *const names[] = {"none", "bf16", "fp16"};
-  char s[8];
-  int i;
-  if (!a) return LA_EMULATE_NONE;
-  if (mxGetNumberOfElements(a) < sizeof s && !mxGetString(a, s, sizeof s)) {
-    for (i = 0; s[i]; i++) s[i] = (char)tolower((unsigned char)s[i]);
-    for (i = 0; i < 3; i++)
-      if (!strcmp(s, names[i])) return i; /* the order of LA_EMULATE_* */
-  }
-  la_fail(c, "badOption", "option 'Emulate' must be 'none', 'bf16' or 'fp16'");
-  return LA_EMULATE_NONE;
-}
-
 /* a single copy of a float array, rounded to the format */
-static const mxArray *rounded_copy(const la_call *c, const mxArray *a)
+static mxArray *rounded_copy(const la_call *c, const mxArray *a)
 {
   const size_t n = mxGetNumberOfElements(a);
-  mxArray *r = mxCreateUninitNumericArray(mxGetNumberOfDimensions(a),
-                                          (mwSize *)mxGetDimensions(a), mxSINGLE_CLASS, mxREAL);
+  mxArray *r = la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a), mxSINGLE_CLASS, 0);
   float *d = (float *)mxGetData(r);
   size_t i;
   if (mxIsDouble(a)) {
@@ -42,50 +26,44 @@ static const mxArray *rounded_copy(const la_call *c, const mxArray *a)
   return r;
 }
 
-/* the copies, destroyed by la_emulate_outputs (one call at a time) */
-static const mxArray *g_copies[6];
-static int g_out_double;
-
 void la_emulate_inputs(la_call *c)
 {
-  const mxArray **args[6];
+  const mxArray **args[LA_EMULATE_COPIES];
   int i;
-  memset(g_copies, 0, sizeof g_copies);
-  g_out_double = 0;
   if (!c->p.emulate) return;
   args[0] = &c->q; args[1] = &c->k; args[2] = &c->v; args[3] = &c->g; args[4] = &c->beta;
   args[5] = &c->dout;
-  for (i = 0; i < 6; i++)
-    if (*args[i]) *args[i] = g_copies[i] = rounded_copy(c, *args[i]);
-  g_out_double = c->dbl;
+  for (i = 0; i < LA_EMULATE_COPIES; i++)
+    if (*args[i]) *args[i] = c->emulate_copy[i] = rounded_copy(c, *args[i]);
+  c->emulate_double = c->dbl;
   c->dbl = 0;
 }
 
-static mxArray *as_double(mxArray *a)
+static mxArray *as_double(const la_call *c, mxArray *a)
 {
   mxArray *d;
   size_t n, i;
   int f;
   if (mxIsStruct(a)) {
     for (f = 0; f < mxGetNumberOfFields(a); f++)
-      mxSetFieldByNumber(a, 0, f, as_double(mxGetFieldByNumber(a, 0, f)));
+      mxSetFieldByNumber(a, 0, f, as_double(c, mxGetFieldByNumber(a, 0, f)));
     return a;
   }
   if (!mxIsSingle(a)) return a;
   n = mxGetNumberOfElements(a);
-  d = mxCreateNumericArray(mxGetNumberOfDimensions(a), mxGetDimensions(a), mxDOUBLE_CLASS, mxREAL);
+  d = la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a), mxDOUBLE_CLASS, 0);
   for (i = 0; i < n; i++) mxGetPr(d)[i] = ((const float *)mxGetData(a))[i];
   mxDestroyArray(a);
   return d;
 }
 
-void la_emulate_outputs(int nlhs, mxArray *plhs[])
+void la_emulate_outputs(la_call *c, int nlhs, mxArray *plhs[])
 {
   int i;
-  for (i = 0; i < 6; i++)
-    if (g_copies[i]) mxDestroyArray((mxArray *)g_copies[i]);
-  memset(g_copies, 0, sizeof g_copies);
-  if (!g_out_double) return;
+  for (i = 0; i < LA_EMULATE_COPIES; i++)
+    if (c->emulate_copy[i]) mxDestroyArray(c->emulate_copy[i]);
+  memset(c->emulate_copy, 0, sizeof c->emulate_copy);
+  if (!c->emulate_double) return;
   for (i = 0; i < (nlhs > 0 ? nlhs : 1); i++)
-    if (plhs[i]) plhs[i] = as_double(plhs[i]);
+    if (plhs[i]) plhs[i] = as_double(c, plhs[i]);
 }

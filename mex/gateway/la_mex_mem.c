@@ -5,6 +5,7 @@
 #include "../core/la_size.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
@@ -30,3 +31,30 @@ void la_need_check(const la_call *c, ptrdiff_t total)
             "more than the %.3g GB of memory available", total, (double)total / 1e9, avail / 1e9);
 }
 
+
+void la_mx_room(const la_call *c, size_t bytes, const char *what)
+{
+  void *trial;
+  if (bytes < LA_ROOM_MIN) return;
+  trial = malloc(bytes);
+  if (!trial)
+    la_fail(c, "outOfMemory", "out of memory: %s needs %zu bytes (%.3g GB), more than can be "
+            "allocated now", what, bytes, (double)bytes / 1e9);
+  free(trial);
+}
+
+mxArray *la_mx_numeric(const la_call *c, mwSize nd, const mwSize *dims, mxClassID cls, int zero)
+{
+  size_t bytes = cls == mxDOUBLE_CLASS ? sizeof(double) : cls == mxSINGLE_CLASS ? sizeof(float) : 1;
+  mwSize i;
+  for (i = 0; i < nd; i++) bytes *= dims[i]; /* sized in checked arithmetic before (la_need_add) */
+  la_mx_room(c, bytes, "an output");
+  return zero ? mxCreateNumericArray(nd, dims, cls, mxREAL)
+              : mxCreateUninitNumericArray(nd, (mwSize *)dims, cls, mxREAL);
+}
+
+void *la_mx_malloc(const la_call *c, size_t bytes)
+{
+  la_mx_room(c, bytes, "a working copy");
+  return mxMalloc(bytes);
+}

@@ -12,7 +12,7 @@
 #ifndef LA_MEX_MEM_H
 #define LA_MEX_MEM_H
 
-#include "la_mex_args.h"
+#include "la_mex_base.h"
 
 /* Add `what`, d0 x d1 x d2 x d3 elements of elem bytes, to *total (bytes). */
 void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t d0, ptrdiff_t d1,
@@ -21,5 +21,18 @@ void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t
 /* outOfMemory if total bytes exceed la_mem_available() (not read for a
  * total up to LA_GUARD_MIN). */
 void la_need_check(const la_call *c, ptrdiff_t total);
+
+/* outOfMemory unless `bytes` can be allocated now (a trial malloc, for
+ * sizes from LA_ROOM_MIN on): every array or buffer the gateway makes
+ * asks first, since the host's own allocation failure ("failed to
+ * allocate ...") carries no identifier. */
+#define LA_ROOM_MIN ((size_t)1 << 20)
+void la_mx_room(const la_call *c, size_t bytes, const char *what);
+
+/* mxCreate(Uninit)NumericArray, after la_mx_room. */
+mxArray *la_mx_numeric(const la_call *c, mwSize nd, const mwSize *dims, mxClassID cls, int zero);
+
+/* mxMalloc, after la_mx_room. */
+void *la_mx_malloc(const la_call *c, size_t bytes);
 
 #endif

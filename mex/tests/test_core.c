@@ -21,7 +21,7 @@
  *   fused    the chunked forward's transforms chunk by chunk (no aux) give
  *            the bits of transforming the whole call first (with aux)
  *   form     the chunked paths' two forms of v_new, direct A (v - KG S) and
- *            WY u - w S (LA_WY, 'Emulate'), agree to rounding: o, ht,
+ *            WY u - w S (tuning wy_form, 'Emulate'), agree to rounding: o, ht,
  *            every gradient, every intermediate of forward and backward; the
  *            forward's aux w, u are the same bits from either
  *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
@@ -40,7 +40,7 @@
  *            cap; la_release frees everything (ASan's leak check agrees)
  *   spread   worker placement (la_spread_*, la_platform.c): the caller held
  *            on its CPU and each worker seen in a region pinned to a CPU of
- *            its own for the next region, every mask back after; LA_NO_SPREAD turns it off; a
+ *            its own for the next region, every mask back after; the tuning's no_spread turns it off; a
  *            parallel call gives the same bits with and without it; after
  *            the calls no thread keeps a pinned mask, also of a team the
  *            runtime created during a call
@@ -51,7 +51,7 @@
  *   pcbeta, slots   decode as servers run it: per-channel beta, state pools
  *            (test_decode.inc.c says what)
  *   sched    the chunked forward's two schedules (per item; in two phases,
- *            LA_FWD_PHASES) give the same o and ht, bit for bit (double,
+ *            tuning fwd_phases) give the same o and ht, bit for bit (double,
  *            single, bf16), and per item stops cleanly when interrupted;
  *            la_even_part, the plan's even windows
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
@@ -477,19 +477,18 @@ static int core_fwd(const la_problem *p, const tprob *P, const tin *in, int dbl,
   return rc;
 }
 
-/* The chunked forward with the environment variable env set (on) or not,
- * and the intermediates aux (NULL: none): the switches LA_FWD_PHASES and
- * LA_WY of la_chunk_fwd.tmpl.h.  env is unset again after. */
-static int core_fwd_env(const la_problem *p, const tprob *P, int dbl, const char *env, int on,
-                        const la_chunk_aux *aux, double **o, double **ht)
+/* The chunked forward with the tuning switch `tune` (la_tune: "fwd_phases",
+ * "wy_form") set to on, and the intermediates aux (NULL: none); the switch
+ * is 0 again after. */
+static int core_fwd_tuned(const la_problem *p, const tprob *P, int dbl, const char *tune, int on,
+                          const la_chunk_aux *aux, double **o, double **ht)
 {
   int rc;
-  if (on) setenv(env, "1", 1);
-  else unsetenv(env);
+  la_tune(tune, on);
   core_fwd_aux = aux;
   rc = core_fwd(p, P, &P->in, dbl, 1, 1, o, ht);
   core_fwd_aux = NULL;
-  unsetenv(env);
+  la_tune(tune, 0);
   return rc;
 }
 
@@ -1677,7 +1676,7 @@ static void test_spread_api(void)
   la_spread_end(sp);
   ok = sched_getaffinity(0, sizeof before[0], &before[0]) == 0;
   for (i = 1; i < n; i++) ok = ok && sched_getaffinity(tid[i], sizeof before[i], &before[i]) == 0;
-  unsetenv("LA_NO_SPREAD");
+  la_tune("no_spread", 0);
   sp = la_spread_begin(n);
   if (!sp) { /* declined, as it must with one thread, OMP_PROC_BIND or too few CPUs */
     report(n < 2 || omp_get_proc_bind() != omp_proc_bind_false || CPU_COUNT(&before[0]) < n,
@@ -1700,11 +1699,11 @@ static void test_spread_api(void)
          CPU_EQUAL(&after[i], &before[i]);
   report(ok, "spread  the caller held on its CPU %d, %d workers pinned to CPUs of their own, "
          "every mask restored after", me, n - 1);
-  setenv("LA_NO_SPREAD", "1", 1);
+  la_tune("no_spread", 1);
   sp = la_spread_begin(n);
-  report(sp == NULL, "spread  LA_NO_SPREAD in the environment: nothing pinned");
+  report(sp == NULL, "spread  the tuning's no_spread: nothing pinned");
   la_spread_end(sp);
-  unsetenv("LA_NO_SPREAD");
+  la_tune("no_spread", 0);
 }
 
 /* 1 if every thread of the process is allowed exactly the CPUs of mask. */
@@ -1764,9 +1763,9 @@ static void test_spread_results(void)
   pthread_t th;
   int n = 0, ok;
   make_problem(&parallel_cfg, &L);
-  setenv("LA_NO_SPREAD", "1", 1);
+  la_tune("no_spread", 1);
   run_paths(&L, 1, &off);
-  unsetenv("LA_NO_SPREAD");
+  la_tune("no_spread", 0);
   run_paths(&L, 1, &on1);
   run_paths(&L, 1, &on2);
   report(same_result(&L, &off, &on1) && same_result(&L, &off, &on2),
@@ -1989,7 +1988,7 @@ static void test_chains(void)
 /* ---- the chunked forward's two schedules (la_chunk_fwd.tmpl.h) -----------------
  * Items of one chunk count, four or eight, on two threads run per item
  * (each item's chunks in order, intra-chunk work then state step);
- * LA_FWD_PHASES forces the two phases.  The outputs must be the same bits. */
+ * the tuning's fwd_phases forces the two phases.  The outputs must be the same bits. */
 #ifdef _OPENMP
 static void sched_case(const tcfg *c)
 {
@@ -2002,7 +2001,7 @@ static void sched_case(const tcfg *c)
       double *o[2], *ht[2];
       int rc[2];
       p.emulate = emu ? LA_EMULATE_BF16 : LA_EMULATE_NONE;
-      for (k = 0; k < 2; k++) rc[k] = core_fwd_env(&p, &P, dbl, "LA_FWD_PHASES", k, NULL, &o[k], &ht[k]);
+      for (k = 0; k < 2; k++) rc[k] = core_fwd_tuned(&p, &P, dbl, "fwd_phases", k, NULL, &o[k], &ht[k]);
       report(rc[0] == LA_OK && rc[1] == LA_OK && same_bits(o[0], o[1], P.nv) &&
                  same_bits(ht[0], ht[1], P.ns),
              "sched %-28s chunk_fwd_%s%s per item = in two phases, o and ht bit for bit", c->name,
@@ -2011,13 +2010,13 @@ static void sched_case(const tcfg *c)
         free(o[k]);
         free(ht[k]);
       }
-      { /* the backward: by chains = item by item (LA_BWD_ITEMS) */
+      { /* the backward: by chains = item by item (tuning bwd_items) */
         tgrad G[2];
         int same = 1, i;
         for (k = 0; k < 2; k++) {
-          if (k) setenv("LA_BWD_ITEMS", "1", 1);
+          if (k) la_tune("bwd_items", 1);
           rc[k] = core_bwd(&p, &P, &P.in, dbl, 1, 3, &G[k]);
-          unsetenv("LA_BWD_ITEMS");
+          la_tune("bwd_items", 0);
         }
         for (i = 0; i < NGRAD; i++)
           same = same && (!grad_exists(&P, i) ||
@@ -2297,7 +2296,7 @@ static void test_fused_transforms(void)
 }
 
 /* ---- the chunked paths' two forms of v_new (la_chunk_fwd.tmpl.h) ---------------
- * Direct, A (v - KG S), and WY, u - w S (LA_WY; what 'Emulate' runs).  o,
+ * Direct, A (v - KG S), and WY, u - w S (tuning wy_form; what 'Emulate' runs).  o,
  * ht and aux.v_new agree to rounding (single and double), and the
  * intermediates w = A KG and u = A v, which the direct form forms only for
  * aux, are the WY form's bits.  Chunks of 7 (a dense triangle, a short last
@@ -2324,11 +2323,11 @@ static void form_bwd_case(const tcfg *c, const tprob *P, int dbl, double bound)
     memset(&aux, 0, sizeof aux);
     memset(&G[f], 0, sizeof G[f]);
     for (i = 0; i < 8; i++) *field[i] = nan_class(len[i], dbl);
-    if (f) setenv("LA_WY", "1", 1);
+    if (f) la_tune("wy_form", 1);
     core_bwd_aux = &aux;
     rc |= core_bwd(p, P, &P->in, dbl, 1, 3, &G[f]);
     core_bwd_aux = NULL;
-    unsetenv("LA_WY");
+    la_tune("wy_form", 0);
     for (i = 0; i < 8; i++) a[f][i] = from_class(*field[i], len[i], dbl);
   }
   worst = grad_ratio(P, &G[1], &G[0], &wn);
@@ -2376,13 +2375,13 @@ static void test_forms(void)
           aux.w = nan_class(nw, dbl);
           aux.u = nan_class(P.nv, dbl);
           aux.v_new = nan_class(P.nv, dbl);
-          rc |= core_fwd_env(&P.p, &P, dbl, "LA_WY", f, &aux, &o[f], &ht[f]);
+          rc |= core_fwd_tuned(&P.p, &P, dbl, "wy_form", f, &aux, &o[f], &ht[f]);
           w[f] = from_class(aux.w, nw, dbl);
           u[f] = from_class(aux.u, P.nv, dbl);
           vn[f] = from_class(aux.v_new, P.nv, dbl);
           free(o[f]);
           free(ht[f]);
-          rc |= core_fwd_env(&P.p, &P, dbl, "LA_WY", f, NULL, &o[f], &ht[f]);
+          rc |= core_fwd_tuned(&P.p, &P, dbl, "wy_form", f, NULL, &o[f], &ht[f]);
         }
         worst = fmax(ratio(o[1], o[0], P.nv), ratio(ht[1], ht[0], P.ns));
         worst = fmax(worst, ratio(vn[1], vn[0], P.nv));

@@ -16,9 +16,6 @@ function [bytes, shape, dtype] = la_array_to_bytes (x, dtype)
   if (numel (shape) == 2 && shape(2) == 1)
     shape = shape(1);
   end
-  if (numel (shape) > 1)
-    x = permute (x, numel (shape):-1:1);   % row-major element order
-  end
   x = x(:);
   switch (dtype)
     case 'bfloat16'
@@ -41,6 +38,9 @@ function [bytes, shape, dtype] = la_array_to_bytes (x, dtype)
   bytes = typecast (v(:)', 'uint8');
   if (isempty (bytes))
     bytes = zeros (1, 0, 'uint8');
+  elseif (sum (shape > 1) > 1)
+    % column-major to row-major: the axes of the flipped shape reversed
+    bytes = la_mex ('file', 'reverse', bytes, fliplr (shape), numel (bytes) / numel (v));
   end
 end
 

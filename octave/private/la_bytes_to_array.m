@@ -18,7 +18,7 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
     la_bad_file (file, '%s: dtype %s is not supported', what, dtype);
   end
   shape = double (shape(:)');
-  if (any (shape < 0 | shape ~= round (shape)))
+  if (any (shape < 0 | shape ~= round (shape) | shape >= flintmax ()))
     la_bad_file (file, '%s: bad shape', what);
   end
   n = prod (shape);   % 1 for a 0-D array
@@ -30,6 +30,12 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
   bytes = uint8 (bytes(:));
   if (big_endian && nbytes > 1)
     bytes = reshape (flipud (reshape (bytes, nbytes, [])), [], 1);
+  end
+  if (c_order && sum (shape > 1) > 1)
+    % row-major to column-major in the MEX (Octave's permute of a large
+    % N-D array is several times slower)
+    bytes = la_mex ('file', 'reverse', bytes', shape, nbytes);
+    c_order = false;
   end
   if (n == 0)
     x = zeros (0, 1, cls);
@@ -43,7 +49,11 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
   elseif (strcmp (dtype, 'bool'))
     x = (x ~= 0);
   end
-  x = la_shape_array (x, shape, c_order);
+  try
+    x = la_shape_array (x, shape, c_order);
+  catch err
+    la_bad_file (file, '%s: cannot hold shape [%s] (%s)', what, num2str (shape), err.message);
+  end
 end
 
 function x = la_shape_array (x, shape, c_order)

@@ -5,9 +5,16 @@
 %   dump: a folder, or a struct of arrays in FLA layout (an optional field
 %   'meta' holds the meta data as a struct).  From a folder: every NAME.npy,
 %   every entry of each .safetensors and .npz file, every variable of each
-%   .mat file, and meta.json.  t: struct of the arrays in double (indexed
-%   like FLA's tensors); dtypes: the stored type of each; folder: the dump
-%   folder ('' for a struct).  A name found twice is a 'la:badFile' error.
+%   .mat file (la_load: names exactly as written, "do" included), and
+%   meta.json (la_json_decode: bounded, exact keys, duplicates refused).
+%   t: struct of the arrays in double (indexed like FLA's tensors); dtypes:
+%   the stored type of each; folder: the dump folder ('' for a struct).
+%   Special files (FIFO, device, a link to one) are refused, not opened.
+%   meta.json must be one JSON object whose values are numbers, booleans,
+%   strings, null or lists of numbers (a list comes back as a column), each
+%   known key of the type it needs.  A name found twice, or any unreadable
+%   file, is a 'la:badFile' error whose text starts with kda_verify or
+%   gdn_verify, whichever was called.
 
 function [t, meta, dtypes, folder] = verify_read (dump)
   if (isstruct (dump))
@@ -26,10 +33,23 @@ function [t, meta, dtypes, folder] = verify_read (dump)
     end
     return;
   end
+  caller = public_name ();
   folder = dump;
   if (~exist (folder, 'dir'))
-    error ('la:badFile', '%s: no such folder', folder);
+    error ('la:badFile', '%s: %s: no such folder', caller, folder);
   end
+  try
+    [t, dtypes] = read_tensors (folder, caller);
+    meta = read_meta (fullfile (folder, 'meta.json'));
+  catch err
+    if (strcmp (err.identifier, 'la:badFile'))
+      error ('la:badFile', '%s', regexprep (err.message, '^la_load: ', [caller ': ']));
+    end
+    rethrow (err);
+  end
+end
+
+function [t, dtypes] = read_tensors (folder, caller)
   t = struct ();
   dtypes = struct ();
   for ext = {'*.npy', '*.npz', '*.safetensors', '*.mat'}
@@ -40,20 +60,69 @@ function [t, meta, dtypes, folder] = verify_read (dump)
       names = fieldnames (s);
       for j = 1:numel (names)
         if (isfield (t, names{j}))
-          error ('la:badFile', '%s: tensor ''%s'' is also in another file of the dump', file, names{j});
+          error ('la:badFile', '%s: %s: tensor ''%s'' is also in another file of the dump', ...
+                 caller, file, names{j});
         end
         t.(names{j}) = s.(names{j});
         dtypes.(names{j}) = dt.(names{j});
       end
     end
   end
+end
+
+function meta = read_meta (mfile)
   meta = struct ();
-  mfile = fullfile (folder, 'meta.json');
-  if (exist (mfile, 'file'))
-    try
-      meta = jsondecode (fileread (mfile));
-    catch err
-      error ('la:badFile', '%s: not JSON (%s)', mfile, err.message);
+  if (~exist (mfile, 'file') && ~is_link (mfile))
+    return;
+  end
+  meta = la_json_decode (la_read_file (mfile), mfile);
+  if (~isstruct (meta))
+    la_bad_file (mfile, 'must be one JSON object {"key": value, ...}');
+  end
+  booleans = {'use_qk_l2norm_in_kernel', 'use_gate_in_kernel', 'safe_gate', ...
+              'use_beta_sigmoid_in_kernel', 'allow_neg_eigval', 'state_v_first', ...
+              'output_final_state'};
+  numbers = {'scale', 'chunk_size', 'lower_bound'};
+  keys = fieldnames (meta);
+  for i = 1:numel (keys)
+    v = meta.(keys{i});
+    listed = iscell (v);
+    if (listed)
+      if (~all (cellfun (@(x) isnumeric (x) && isscalar (x), v)))
+        la_bad_file (mfile, '"%s": a list of numbers expected', keys{i});
+      end
+      v = reshape ([v{:}], [], 1);
+      meta.(keys{i}) = v;
+    elseif (isstruct (v))
+      la_bad_file (mfile, '"%s": an object where a value is expected', keys{i});
     end
+    if (any (strcmp (keys{i}, booleans)) && (listed || ~(isscalar (v) && (islogical (v) || isnumeric (v)))))
+      la_bad_file (mfile, '"%s" must be true or false', keys{i});
+    elseif (any (strcmp (keys{i}, numbers)) && (listed || ~(isempty (v) || (isscalar (v) && isnumeric (v)))))
+      la_bad_file (mfile, '"%s" must be a number (or null)', keys{i});
+    elseif (strcmp (keys{i}, 'dtype') && ~ischar (v))
+      la_bad_file (mfile, '"dtype" must be a string such as "bfloat16"');
+    elseif (strcmp (keys{i}, 'cu_seqlens') && ~(isnumeric (v) && ~isempty (v)) && ~isequal (v, []))
+      la_bad_file (mfile, '"cu_seqlens" must be a list of integers');
+    end
+  end
+end
+
+function tf = is_link (file)
+  % a dangling or special link still counts as there (la_read_file refuses it)
+  tf = false;
+  if (exist ('OCTAVE_VERSION', 'builtin'))
+    [~, err] = lstat (file);
+    tf = (err == 0);
+  end
+end
+
+function name = public_name ()
+  % kda_verify or gdn_verify, whichever is reading the dump
+  st = dbstack ();
+  name = 'kda_verify';
+  hit = find (ismember ({st.name}, {'kda_verify', 'gdn_verify'}), 1);
+  if (~isempty (hit))
+    name = st(hit).name;
   end
 end

@@ -190,15 +190,16 @@ function res = check_chunk_backward ()
     [r1, r2] = core_vs_bptt ([1 4 16 20 41 64]);
     res(end+1) = drv_row (48, '*_chunk_bwd (C core) vs plain BPTT, T = 41, C = 1, 4, 16, 20, 41, 64', F, r1, tcore);
     res(end+1) = drv_row (48, '*_chunk_bwd vs *_recurrent_bwd (both C core), same inputs', F, r2, tcore);
-    % the C core's other form of v_new: the WY form ('Emulate' runs it; LA_WY
-    % forces it), against plain BPTT too (the direct form is the default above)
-    setenv ('LA_WY', '1');
+    % the C core's other form of v_new: the WY form ('Emulate' runs it; the
+    % tuning's wy_form forces it), against plain BPTT too (the direct form is
+    % the default above)
+    was = core_tuning ('wy_form', 1);
     unwind_protect
       r3 = core_vs_bptt ([4 16 64]);
     unwind_protect_cleanup
-      unsetenv ('LA_WY');
+      core_tuning ('wy_form', was);
     end_unwind_protect
-    res(end+1) = drv_row (48, '*_chunk_bwd (C core) in the WY form of v_new (LA_WY) vs plain BPTT, T = 41, C = 4, 16, 64', ...
+    res(end+1) = drv_row (48, '*_chunk_bwd (C core) in the WY form of v_new (tuning wy_form) vs plain BPTT, T = 41, C = 4, 16, 64', ...
                           F, r3, tcore);
     % with every option on, H = 1 and HV = 2 (GVA), two sequences by CuSeqlens
     rand ('state', 95); randn ('state', 95);

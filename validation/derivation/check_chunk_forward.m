@@ -117,13 +117,13 @@ function res = check_chunk_forward ()
                                 cmp_core(cx{1}, aux, 'u'), cmp_core(cx{2}, auxg, 'u')]), tcore);
     res(end+1) = drv_row (28, 'v_new: plain (u - w S_0) vs aux.v_new (C core, direct form; KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'v_new'), cmp_core (cx{2}, auxg, 'v_new')), tcore);
-    setenv ('LA_WY', '1');     % the C core's WY form ('Emulate' runs it)
+    was = core_tuning ('wy_form', 1);  % the C core's WY form ('Emulate' runs it)
     unwind_protect
       wy = {core_aux('kda_chunk', d, C), core_aux('gdn_chunk', dg, C)};
     unwind_protect_cleanup
-      unsetenv ('LA_WY');
+      core_tuning ('wy_form', was);
     end_unwind_protect
-    res(end+1) = drv_row (28, 'v_new: plain (u - w S_0) vs aux.v_new (C core, WY form: LA_WY; KDA and GDN)', F, ...
+    res(end+1) = drv_row (28, 'v_new: plain (u - w S_0) vs aux.v_new (C core, WY form: tuning wy_form; KDA and GDN)', F, ...
                           max (cmp_core (wy{1}, aux, 'v_new'), cmp_core (wy{2}, auxg, 'v_new')), tcore);
   else
     res(end+1) = drv_skip (26, 'A, w, u, v_new: plain vs aux (C core)', F, tcore, why);

@@ -9,7 +9,7 @@ function res = check_flops ()
   %    multiple of 4, the kernels' padding), residual |count - formula| / formula;
   %  - (57), (58): the chunked counts against the executed count of section 5
   %    (flops_exec.m), exact, in both forms of v_new (direct, and WY with
-  %    LA_WY); and the nominal (57), (58) must not exceed what the core
+  %    the core's tuning wy_form); and the nominal (57), (58) must not exceed what the core
   %    executes in the form they count, WY (residual: the excess, 0 when it
   %    holds);
   %  - the simplified forms of (57), (58) for T a multiple of C.

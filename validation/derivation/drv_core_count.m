@@ -6,7 +6,8 @@ function [flops, peak, why] = drv_core_count (path, op, T, C, K, V)
   % at once during the call (malloc/free wrapped at link time), i.e. one
   % thread's workspace with everything else the call allocates.
   % path: 'rec_fwd', 'rec_bwd', 'chunk_fwd', 'chunk_bwd', or 'chunk_fwd_wy',
-  % 'chunk_bwd_wy' (the WY form of v_new: LA_WY set); op: 'kda' or 'gdn'.
+  % 'chunk_bwd_wy' (the WY form of v_new: the core's tuning wy_form); op:
+  % 'kda' or 'gdn'.
   % Both NaN and why set when the driver cannot be built or fails.
   persistent driver build_why
   if (isempty (build_why))
@@ -16,13 +17,8 @@ function [flops, peak, why] = drv_core_count (path, op, T, C, K, V)
   if (isempty (driver))
     return;
   end
-  env = '';
-  if (any (strcmp (path, {'chunk_fwd_wy', 'chunk_bwd_wy'})))
-    env = 'LA_WY=1 ';
-    path = strrep (path, '_wy', '');
-  end
-  [st, out] = system (sprintf ('%sOMP_NUM_THREADS=1 "%s" %s %s %d %d %d %d', ...
-                               env, driver, path, op, T, C, K, V));
+  [st, out] = system (sprintf ('OMP_NUM_THREADS=1 "%s" %s %s %d %d %d %d', ...
+                               driver, path, op, T, C, K, V));
   counts = sscanf (out, '%f');
   if (st ~= 0 || numel (counts) ~= 2)
     why = sprintf ('flops_driver %s failed: %s', path, strtrim (out(1:min (end, 120))));

@@ -3,7 +3,9 @@
  * (-DLA_COUNT_FLOPS, mex/core/la_flops.h) and prints the flops it counted
  * and the peak of the bytes the core held allocated during the call:
  *
- *   flops_driver PATH OP T C K V      PATH: rec_fwd rec_bwd chunk_fwd chunk_bwd
+ *   flops_driver PATH OP T C K V      PATH: rec_fwd rec_bwd chunk_fwd chunk_bwd,
+ *                                     chunk_fwd_wy chunk_bwd_wy (the WY form
+ *                                     of v_new: the tuning's wy_form)
  *                                     OP:   kda gdn
  *   prints "FLOPS PEAK_BYTES"
  *
@@ -111,6 +113,10 @@ int main(int argc, char **argv)
   b.dout = filled(V * T, -1, 1), b.dht = filled(K * V, -1, 1);
   b.dq = filled(K * T, 0, 0), b.dk = filled(K * T, 0, 0), b.dv = filled(V * T, 0, 0);
   b.dg = filled(GD * T, 0, 0), b.dbeta = filled(T, 0, 0), b.dh0 = filled(K * V, 0, 0);
+  if (!strcmp(argv[1], "chunk_fwd_wy") || !strcmp(argv[1], "chunk_bwd_wy")) {
+    la_tune("wy_form", 1);
+    argv[1][strlen(argv[1]) - 3] = '\0';
+  }
   atomic_store(&mem_live, 0); /* the driver's own arrays are not the core's */
   atomic_store(&mem_peak, 0);
   if (!strcmp(argv[1], "rec_fwd")) rc = la_recurrent_fwd_d(&p, &f);

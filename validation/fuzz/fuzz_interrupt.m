@@ -1,17 +1,21 @@
-% FUZZ_INTERRUPT  Ctrl-C test: SIGINT stops a long call within a second.
+% FUZZ_INTERRUPT  Ctrl-C test: SIGINT stops every public call within half a second.
 %
 %   nfail = fuzz_interrupt ()              (make test-interrupt)
 %   fuzz_interrupt ('child', logfile)      the process under test
 %
-%   Starts an octave-cli child that runs, one after the other, two calls of
-%   several seconds (kda_recurrent_bwd at K = V = 256, T = 64000, and
-%   gdn_chunk_bwd at T = 192000, single) inside try/catch, and sends it SIGINT
-%   (by its pid) 1.5 s into each.  Passes when each call ends within one
-%   second of its SIGINT with the error identifier kda:interrupted /
-%   gdn:interrupted, and when the calls made afterwards in the same session
-%   (a small valid problem of each of the eight functions, checked against
-%   the reference by fuzz_verdict) are right.  Prints one line per check;
-%   without output argument exits Octave with status 1 on any failure.
+%   Starts an octave-cli child that runs each of the twelve public MEX
+%   functions on a problem long enough to be running (K = V = 128,
+%   T = 16384, H = 4, single, UseQKL2Norm: over a second each here) inside
+%   try/catch, three times, and sends it SIGINT (by its pid) at three
+%   offsets into the call: early (0.05 s: the preparation, the L2 norm, the
+%   set-up and zero fills), middle (0.4 s) and late (0.9 s).  The child
+%   repeats a call that ends before its signal, so the signal always meets
+%   a running call.  Passes when each call ends within half a second of its
+%   SIGINT with the identifier kda:interrupted / gdn:interrupted, and when
+%   the calls made afterwards in the same session (a small valid problem of
+%   each of the eight paths, checked against the reference by fuzz_verdict)
+%   are right.  Prints one line per check (the delay measured); without
+%   output argument exits Octave with status 1 on any failure.
 %
 %   See also: fuzz_run.
 
@@ -36,40 +40,66 @@ function nfail = fuzz_interrupt (mode, logfile)
                     '--eval "addpath (''%s''); fuzz_interrupt (''child'', ''%s'');" ' ...
                     '> %s 2>&1 & echo $! > %s'], here, logf, outf, pidf));
   pid = str2double (fileread (pidf));
+  [fns, offsets] = plan ();
   nfail = 0;
-  for n = 1:2
-    if (isempty (wait_for (logf, sprintf ('ready %d', n), 120, pid)))
-      nfail = nfail + report (false, sprintf ('call %d: the child never started it (see %s)', n, outf));
-      break;
+  delays = [];
+  for n = 1:numel (fns)
+    for j = 1:numel (offsets)
+      tag = sprintf ('%d %d', n, j);
+      if (isempty (wait_for (logf, ['ready ' tag], 120, pid)))
+        nfail = nfail + report (false, sprintf ('%s: the child never started it (see %s)', fns{n}, outf));
+        break;
+      end
+      pause (offsets(j));
+      t_kill = time ();
+      kill (pid, 2);
+      ln = wait_for (logf, ['call ' tag ' '], 60, pid);
+      [nf, d] = judge (ln, fns{n}, offsets(j), t_kill, outf);
+      nfail = nfail + nf;
+      delays(end + 1) = d;
     end
-    pause (1.5);
-    t_kill = time ();
-    system (sprintf ('kill -INT %d', pid));
-    ln = wait_for (logf, sprintf ('call %d ', n), 60, pid);
-    nfail = nfail + judge (ln, n, t_kill, outf);
   end
   ln = wait_for (logf, 'next ', 120, pid);
   nfail = nfail + report (strncmp (ln, 'next pass', 9), ...
                           ['the calls after the interrupts: ' fallback(ln, 'none made')]);
-  system (sprintf ('kill -KILL %d 2>/dev/null', pid));
+  kill (pid, 9);
+  fprintf ('interrupt: %d calls, delay from SIGINT to the error: median %.3f s, max %.3f s\n', ...
+           numel (delays), median (delays), max (delays));
   fprintf ('interrupt: %d failed\n', nfail);
   if (nargout == 0)
     exit (nfail > 0);
   end
 end
 
-function nf = judge (ln, n, t_kill, outf)
-  % "call N ID T_END": the identifier, and the time from SIGINT to the end
-  want = {'kda:interrupted', 'gdn:interrupted'};
+function [fns, offsets] = plan ()
+  fns = {'kda_recurrent', 'kda_recurrent_bwd', 'kda_chunk', 'kda_chunk_bwd', ...
+         'gdn_recurrent', 'gdn_recurrent_bwd', 'gdn_chunk', 'gdn_chunk_bwd', ...
+         'kda_state_map', 'kda_state_map_bwd', 'gdn_state_map', 'gdn_state_map_bwd'};
+  offsets = [0.05 0.4 0.9];
+end
+
+function [nf, delay] = judge (ln, fname, offset, t_kill, outf)
+  % "call N J ID T_END REPS": the identifier, the time from SIGINT to the
+  % end, and how many calls had ended before it (0: the signal met the first)
+  want = [fname(1:3) ':interrupted'];
+  what = sprintf ('%-18s SIGINT at %.2f s', fname, offset);
+  delay = NaN;
   if (isempty (ln))
-    nf = report (false, sprintf ('call %d: no return after SIGINT (the child died? see %s)', n, outf));
+    nf = report (false, sprintf ('%s: no return (the child died? see %s)', what, outf));
     return;
   end
   f = strsplit (ln);
-  delay = str2double (f{4}) - t_kill;
-  nf = report (strcmp (f{3}, want{n}) && delay <= 1, ...
-               sprintf ('call %d returned %.2f s after SIGINT with %s (needs %s within 1 s)', ...
-                        n, delay, f{3}, want{n}));
+  delay = str2double (f{5}) - t_kill;
+  nf = report (strcmp (f{4}, want) && delay <= 0.5, ...
+               sprintf ('%s: %s %.3f s later (needs %s within 0.5 s)%s', what, f{4}, delay, ...
+                        want, repeats (str2double (f{6}))));
+end
+
+function s = repeats (n)
+  s = '';
+  if (n > 0)
+    s = sprintf ('; %d whole call(s) before it', n);
+  end
 end
 
 function nf = report (ok, what)
@@ -112,31 +142,38 @@ function run_child (logfile)
   fid = fopen (logfile, 'w');
   randn ('state', 1);
   rand ('state', 1);
-  K = 256;
-  % long enough to be running 1.5 s in on an idle machine (the chunked
-  % backward is fast: T = 48000 took about 1.3 s here, the recurrent
-  % backward at T = 16000 about 1.2 s)
-  calls = {'kda_recurrent_bwd', 64000; 'gdn_chunk_bwd', 192000};
-  for n = 1:2
-    T = calls{n, 2};
-    q = randn (K, T, 'single');
-    k = q ./ sqrt (sum (q .^ 2, 1));
-    if (n == 1)
-      g = -rand (K, T, 'single') / 10;
-    else
-      g = -rand (T, 1, 'single') / 10;
+  [K, T, H] = deal (128, 16384, 4);
+  q = randn (K, T, H, 'single');
+  v = randn (K, T, H, 'single');
+  beta = rand (T, H, 'single');
+  gates = {-rand(K, T, H, 'single') / 10, -rand(T, H, 'single') / 10};
+  [fns, offsets] = plan ();
+  for n = 1:numel (fns)
+    f = fns{n};
+    args = {q, q, v, gates{1 + strncmp(f, 'gdn', 3)}, beta};
+    if (strcmp (f(end-3:end), '_bwd'))
+      if (~isempty (strfind (f, 'state_map')))
+        args = [args, {[], []}];   % dP, dR
+      else
+        args = [args, {v, []}];    % do, dS
+      end
     end
-    beta = rand (T, 1, 'single');
-    fprintf (fid, 'ready %d\n', n);
-    fflush (fid);
-    id = 'none(the-call-finished)';
-    try
-      feval (calls{n, 1}, q, k, q, g, beta, q, []);
-    catch err
-      id = fallback (err.identifier, 'no-identifier');
+    for j = 1:numel (offsets)
+      id = 'none(the-calls-finished)';
+      done = 0;
+      fprintf (fid, 'ready %d %d\n', n, j);
+      fflush (fid);
+      try
+        for r = 1:20   % a call that ends before the signal: the next one meets it
+          feval (f, args{:}, 'UseQKL2Norm', true);
+          done = done + 1;
+        end
+      catch err
+        id = fallback (err.identifier, 'no-identifier');
+      end
+      fprintf (fid, 'call %d %d %s %.3f %d\n', n, j, id, time (), done);
+      fflush (fid);
     end
-    fprintf (fid, 'call %d %s %.3f\n', n, id, time ());
-    fflush (fid);
   end
   % the session must still compute right
   failed = {};

@@ -41,16 +41,18 @@ end
 
 function reg = regimes ()
   % name, key norm r, beta range [lo hi], gate strength s (g = -s rand)
-  reg = struct ('name', {}, 'r', {}, 'beta', {}, 's', {}, 'contractive', {});
-  reg(end+1) = struct ('name', 'unit keys, beta<1, g=-rand', 'r', 1, 'beta', [0 1], 's', 1, 'contractive', true);
-  reg(end+1) = struct ('name', 'key norm 1.2', 'r', 1.2, 'beta', [0 1], 's', 1, 'contractive', false);
-  reg(end+1) = struct ('name', 'key norm 1.5', 'r', 1.5, 'beta', [0 1], 's', 1, 'contractive', false);
-  reg(end+1) = struct ('name', 'beta in (1,2) (AllowNegEigval)', 'r', 1, 'beta', [1 2], 's', 1, 'contractive', false);
-  reg(end+1) = struct ('name', 'gates near 0 (g=-1e-3 rand)', 'r', 1, 'beta', [0 1], 's', 1e-3, 'contractive', false);
-  reg(end+1) = struct ('name', 'beta in (1,2), gates near 0', 'r', 1, 'beta', [1 2], 's', 1e-3, 'contractive', false);
-  reg(end+1) = struct ('name', 'key norm 1.5, beta in (1,2), gates near 0', 'r', 1.5, 'beta', [1 2], 's', 1e-3, 'contractive', false);
-  reg(end+1) = struct ('name', 'key norm 2, gates near 0', 'r', 2, 'beta', [0 1], 's', 1e-3, 'contractive', false);
-  reg(end+1) = struct ('name', 'key norm 3, gates near 0', 'r', 3, 'beta', [0 1], 's', 1e-3, 'contractive', false);
+  % tick: the short name on the figure's axis (k: key norm, b>1: beta in
+  % (1, 2), g0: gates near 0)
+  reg = struct ('name', {}, 'tick', {}, 'r', {}, 'beta', {}, 's', {}, 'contractive', {});
+  reg(end+1) = struct ('name', 'unit keys, beta<1, g=-rand', 'tick', 'base', 'r', 1, 'beta', [0 1], 's', 1, 'contractive', true);
+  reg(end+1) = struct ('name', 'key norm 1.2', 'tick', 'k1.2', 'r', 1.2, 'beta', [0 1], 's', 1, 'contractive', false);
+  reg(end+1) = struct ('name', 'key norm 1.5', 'tick', 'k1.5', 'r', 1.5, 'beta', [0 1], 's', 1, 'contractive', false);
+  reg(end+1) = struct ('name', 'beta in (1,2) (AllowNegEigval)', 'tick', 'b>1', 'r', 1, 'beta', [1 2], 's', 1, 'contractive', false);
+  reg(end+1) = struct ('name', 'gates near 0 (g=-1e-3 rand)', 'tick', 'g0', 'r', 1, 'beta', [0 1], 's', 1e-3, 'contractive', false);
+  reg(end+1) = struct ('name', 'beta in (1,2), gates near 0', 'tick', 'b>1 g0', 'r', 1, 'beta', [1 2], 's', 1e-3, 'contractive', false);
+  reg(end+1) = struct ('name', 'key norm 1.5, beta in (1,2), gates near 0', 'tick', 'k1.5 b>1 g0', 'r', 1.5, 'beta', [1 2], 's', 1e-3, 'contractive', false);
+  reg(end+1) = struct ('name', 'key norm 2, gates near 0', 'tick', 'k2 g0', 'r', 2, 'beta', [0 1], 's', 1e-3, 'contractive', false);
+  reg(end+1) = struct ('name', 'key norm 3, gates near 0', 'tick', 'k3 g0', 'r', 3, 'beta', [0 1], 's', 1e-3, 'contractive', false);
 end
 
 function P = regime_problem (op, reg, K, V, T, seed)
@@ -106,8 +108,8 @@ function figs = plot_conditioning (reg, E, kappa, figdir)
   file = 'conditioning.png';
   figs = struct ('file', file, 'caption', sprintf ([ ...
     'Error of o against the double reference (rms ratio) in the non-contractive regimes. ' ...
-    'Left: per regime (1 = the contractive baseline; the names are the rows of the ' ...
-    'table); blue KDA, red GDN; filled markers chunked, open recurrent; solid single, ' ...
+    'Left: per regime (base: the contractive baseline; the ticks are short for the ' ...
+    'rows of the table: k key norm, b>1 beta in (1, 2), g0 gates near 0); blue KDA, red GDN; filled markers chunked, open recurrent; solid single, ' ...
     'dashed double.  Right: the same errors over the largest cond_1(I + A_raw) of the ' ...
     'chunks (aux.cond); the grey lines are eps times cond in single and double.  A value ' ...
     'that is not finite (overflow) is drawn at 1; an exact 0 at %.0e.'], floor_));
@@ -121,6 +123,9 @@ function figs = plot_conditioning (reg, E, kappa, figdir)
   ops = {'kda', 'gdn'};
   paths = {'chunk', 'recurrent', 'chunk', 'recurrent'};
   lines = {st.single_line, st.single_line, st.double_line, st.double_line};
+  precision = {'single', 'single', 'double', 'double'};
+  handles = [];
+  labels = {};
   for panel = 1:2
     subplot (1, 2, panel);
     for io = 1:2
@@ -133,23 +138,30 @@ function figs = plot_conditioning (reg, E, kappa, figdir)
           x = kappa(:, io);
           spec = sty.marker;
         end
-        loglog_or_semilogy (panel, x, E(:, j, io), spec, sty);
+        hl = loglog_or_semilogy (panel, x, E(:, j, io), spec, sty);
+        if (panel == 1)
+          handles(end+1) = hl;
+          labels{end+1} = [sty.label ', ' precision{j}];
+        end
         hold on;
       end
     end
     finish_panel (panel, reg, kappa, st);
+    if (panel == 1)
+      legend (handles, labels, 'location', 'west', 'fontsize', 8);
+    end
     hold off;
   end
   print (h, '-dpng', '-r80', fullfile (figdir, file));
   close (h);
 end
 
-function loglog_or_semilogy (panel, x, y, spec, sty)
+function hl = loglog_or_semilogy (panel, x, y, spec, sty)
   args = {spec, 'color', sty.color, 'markerfacecolor', sty.face, 'linewidth', 1.2};
   if (panel == 1)
-    semilogy (x, y, args{:});
+    hl = semilogy (x, y, args{:});
   else
-    loglog (x, y, args{:});
+    hl = loglog (x, y, args{:});
   end
 end
 
@@ -157,18 +169,24 @@ function finish_panel (panel, reg, kappa, st)
   grid on;
   ylabel ('rms(ref - o) / rms(ref)');
   if (panel == 1)
-    set (gca, 'xtick', 1:numel (reg));
+    set (gca, 'xtick', 1:numel (reg), 'xticklabel', {reg.tick}, ...
+         'ticklabelinterpreter', 'none', 'fontsize', 8);
     xlim ([0.5, numel(reg) + 0.5]);
-    xlabel ('regime (see the table)');
-    title ('error per regime');
+    xlabel ('regime: k1.5 key norm 1.5, b>1 beta in (1, 2), g0 gates near 0', ...
+            'fontsize', 10);
+    title ('error per regime (baseline: contractive)');
     ylim ([1e-17 1e-3]);
     for b = [1e-4 1e-10]
       semilogy ([0.5 numel(reg) + 0.5], [b b], '-', 'color', st.bound_color, 'linewidth', 2);
+      text (numel (reg) + 0.45, 2.5 * b, sprintf ('baseline bound %.0e', b), ...
+            'color', st.bound_color, 'horizontalalignment', 'right', 'fontsize', 8);
     end
   else
     k = [1, 10 ^ ceil(log10 (max (kappa(:))))];
     loglog (k, eps ('single') * k, '-', 'color', [0.6 0.6 0.6]);
     loglog (k, eps * k, '-', 'color', [0.6 0.6 0.6]);
+    text (1e5, 30 * eps ('single') * 1e5, 'eps(single) x cond', 'color', [0.5 0.5 0.5], 'fontsize', 8);
+    text (1e5, 30 * eps * 1e5, 'eps(double) x cond', 'color', [0.5 0.5 0.5], 'fontsize', 8);
     xlabel ('max cond_1(I + A_{raw}) over the chunks');
     title ('error over the conditioning');
   end

@@ -296,6 +296,7 @@ function figs = plot_segments (nsegs, R, figdir)
   ylim ([1e-17, 1e-3]);
   xlabel ('number of segments');
   ylabel ('rms(ref - S) / rms(ref)');
+  title ('merged final state vs the whole sequence, KDA, T = 512');
   legend ({'single', 'double'}, 'location', 'east');
   print (h, '-dpng', '-r80', fullfile (figdir, file));
   close (h);

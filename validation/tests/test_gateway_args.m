@@ -226,6 +226,105 @@ end
 %!   assert (isempty (strfind (err.message, 'PyTorch')));
 %! end
 
+% ---- messages in the user's terms -------------------------------------------------------
+%!test
+%! % every message starts with the public function's name (never la_mex's),
+%! % whichever door the call came through (the decode path's own MEX too)
+%! calls = {@() kda_chunk (q, k, v, g, b, 'Scale', -1), 'kda_chunk: ';
+%!          @() gdn_chunk_bwd (q, k, v, g, b, v, []), 'gdn_chunk_bwd: ';
+%!          @() kda_state_map (q, k, v, g, b, 'Nope', 1), 'kda_state_map: ';
+%!          @() kda_recurrent (q, k, v, g, b, 'ChunkSize', 0), 'kda_recurrent: ';
+%!          @() gdn_recurrent (q, k, v, gg, b, 'SafeGate', true), 'gdn_recurrent: '};
+%! for i = 1:rows (calls)
+%!   try
+%!     calls{i, 1} ();
+%!     error ('no error');
+%!   catch err
+%!     assert (strncmp (err.message, calls{i, 2}, numel (calls{i, 2})), err.message);
+%!     assert (isempty (strfind (err.message, 'la_mex')), err.message);
+%!   end
+%! end
+%! % the core's ranges come back in option names
+%! try
+%!   gdn_recurrent (q, k, v, gg, b, 'SafeGate', true);
+%! catch err
+%!   assert (err.message, "gdn_recurrent: 'SafeGate' needs 'LowerBound'");
+%! end
+%!error <must be a positive integer scalar, got a 1x1 char$> kda_chunk (q, k, v, g, b, 'ChunkSize', 'a')
+%!error <must be a positive integer scalar, got 2.5$> kda_chunk (q, k, v, g, b, 'ChunkSize', 2.5)
+%!test
+%! % a V x K state suggests the other StateLayout, and the reverse
+%! S0 = randn (4, 3, 2);
+%! try
+%!   kda_chunk (q, k, v, g, b, 'InitialState', permute (S0, [2 1 3]));
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'kda:badShape');
+%!   assert (~isempty (strfind (err.message, "pass 'StateLayout', 'VK'")), err.message);
+%! end
+%! try
+%!   kda_chunk_bwd (q, k, v, g, b, v, S0, 'StateLayout', 'VK');
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'kda:badShape');
+%!   assert (~isempty (strfind (err.message, "pass 'StateLayout', 'KV'")), err.message);
+%! end
+%! % FLA's [N, HV, K, V] state as stored: the permute that fixes it
+%! try
+%!   kda_recurrent (q, k, v, g, b, 'InitialState', permute (S0, [4 3 1 2]));
+%!   error ('no error');
+%! catch err
+%!   assert (~isempty (strfind (err.message, 'permute (S, [3 4 2 1])')), err.message);
+%! end
+%! assert (kda_recurrent (q, k, v, g, b, 'InitialState', permute (permute (S0, [4 3 1 2]), [3 4 2 1])), ...
+%!         kda_recurrent (q, k, v, g, b, 'InitialState', S0));
+
+% ---- 'Verbose' and the stateGrowth warning ----------------------------------------------
+%!test
+%! % a short call prints nothing; a call of more than a second prints its
+%! % progress and its end, both in the function's name
+%! assert (evalc ('kda_chunk (q, k, v, g, b, ''Verbose'', true);'), '');
+%! randn ('seed', 3);
+%! [K, T, H] = deal (128, 8192, 4);
+%! Q = randn (K, T, H); Kk = randn (K, T, H); Vv = randn (K, T, H);
+%! G = -rand (K, T, H); B = rand (T, H);
+%! t0 = tic ();
+%! txt = evalc ('kda_chunk_bwd (Q, Kk, Vv, G, B, Vv, [], ''UseQKL2Norm'', true, ''Verbose'', true);');
+%! took = toc (t0);
+%! if (took >= 1.2)
+%!   assert (~isempty (regexp (txt, 'kda_chunk_bwd: running, 1\.\d s \(T = 8192', 'once')), txt);
+%!   assert (~isempty (regexp (txt, 'kda_chunk_bwd: done in \d+\.\d s', 'once')), txt);
+%! end
+%! assert (isempty (txt) || took >= 0.9, txt);   % no line before a second
+%!test
+%! % unnormalised keys: the state leaves every contractive bound; once per call
+%! randn ('seed', 5);
+%! [K, T] = deal (16, 512);
+%! Q = randn (K, T, 2); Kk = randn (K, T, 2); Vv = randn (K, T, 2);
+%! G = -0.01 * rand (K, T, 2); B = ones (T, 2);
+%! for f = {@kda_chunk, @(varargin) kda_recurrent (varargin{:}), @gdn_chunk}
+%!   gate = G;
+%!   if (strncmp (func2str (f{1}), 'gdn', 3))
+%!     gate = squeeze (G(1, :, :));
+%!   end
+%!   lastwarn ('');
+%!   txt = evalc ('[~, ~] = f{1} (Q, Kk, Vv, gate, B);');
+%!   [msg, id] = lastwarn ();
+%!   assert (any (strcmp (id, {'kda:stateGrowth', 'gdn:stateGrowth'})), id);
+%!   assert (numel (regexp (txt, 'grew to norm|is not finite')), 1);
+%!   assert (~isempty (strfind (msg, "'UseQKL2Norm', true")));
+%!   lastwarn ('');
+%!   [~, ~] = f{1} (Q, Kk, Vv, gate, B, 'UseQKL2Norm', true);
+%!   [~, id] = lastwarn ();
+%!   assert (isempty (id), id);
+%! end
+%! % silenced by its identifier
+%! warning ('off', 'kda:stateGrowth', 'local');
+%! lastwarn ('');
+%! kda_chunk (Q, Kk, Vv, G, B);
+%! [~, id] = lastwarn ();
+%! assert (isempty (id));
+
 % ---- the positiveGate warning -------------------------------------------------------
 %!test
 %! state = warning ('query', 'kda:positiveGate');
@@ -235,6 +334,7 @@ end
 %! [~, id] = lastwarn ();
 %! assert (id, 'kda:positiveGate');
 %! assert (numel (strfind (txt, 'positive entries')), 1);   % once per call
+%! assert (~isempty (strfind (txt, 'warning: kda_chunk: the gate g')));
 %! % silenced by its identifier
 %! warning ('off', 'kda:positiveGate');
 %! lastwarn ('');
@@ -256,7 +356,7 @@ end
 
 % ---- the option table ---------------------------------------------------------------
 %!test
-%! assert (fieldnames (opts), {'name'; 'kind'; 'default'; 'functions'; 'description'});
+%! assert (fieldnames (opts), {'name'; 'kind'; 'default'; 'choices'; 'functions'; 'description'});
 %! names = {opts.name};
 %! assert (numel (unique (lower (names))), numel (names));
 %! for want = {'Scale', 'InitialState', 'CuSeqlens', 'ChunkSize', 'UseQKL2Norm', ...

@@ -1,50 +1,20 @@
 % Tests: the options of each public function's help, and docs/api.md's
-% option table, agree with the one option table mex/gateway/la_options.h
-% (its rows: X(ID, "Name", KIND, "default", FUNCTIONS, "description")).
-% Adding a row there without its help lines and its docs row fails here.
+% option table, agree with the one option table mex/gateway/la_options.c,
+% read as the MEX answers it (la_mex ('options')).  Adding a row there
+% without its help lines and its docs row fails here (make sync-options
+% writes them).
 % Run with  test test_help_options  or through validation/run_tests.m.
 
 %!function rows = table_rows ()
-%!  % the rows of la_options.h: name, default, description, functions
-%!  root = fileparts (fileparts (fileparts (which ('test_help_options'))));
-%!  txt = fileread (fullfile (root, 'mex', 'gateway', 'la_options.h'));
-%!  % the function bits: LA_F_NAME = 1 << n (one function) or a | of others
-%!  bits = struct ();
-%!  single_names = {};
-%!  defs = regexp (txt, 'LA_F_(\w+)\s*=\s*([^,\n]+)', 'tokens');
-%!  for i = 1:numel (defs)
-%!    [nm, expr] = deal (defs{i}{1}, strtrim (defs{i}{2}));
-%!    n = regexp (expr, '^1\s*<<\s*(\d+)$', 'tokens', 'once');
-%!    if (~isempty (n))
-%!      bits.(nm) = bitshift (1, str2double (n{1}));
-%!      single_names{end + 1} = nm;
-%!    elseif (strncmp (expr, '0x', 2))
-%!      bits.(nm) = hex2dec (expr(3:end));
-%!    else
-%!      bits.(nm) = mask_of (expr, bits);
-%!    end
-%!  end
-%!  body = strrep (txt, sprintf ('\\\n'), ' ');
-%!  x = regexp (body, ['X\(\s*\w+,\s*"([^"]*)",\s*\w+,\s*"([^"]*)",\s*', ...
-%!                     '([\w\s|]+?),\s*"([^"]*)"\s*\)'], 'tokens');
-%!  rows = struct ('name', {}, 'default', {}, 'description', {}, 'functions', {});
-%!  for i = 1:numel (x)
-%!    mask = mask_of (x{i}{3}, bits);
-%!    in = cellfun (@(nm) bitand (bits.(nm), mask) ~= 0, single_names);
-%!    rows(end + 1) = struct ('name', x{i}{1}, 'default', x{i}{2}, ...
-%!                            'description', x{i}{4}, ...
-%!                            'functions', {lower(single_names(in))});
-%!  end
-%!  % every row parsed (a row this parser cannot read must not pass unseen)
-%!  assert (numel (rows), numel (regexp (body, '\<X\(\s*\w+\s*,\s*"', 'match')));
-%!endfunction
-
-%!function mask = mask_of (expr, bits)
-%!  % the value of "LA_F_A | LA_F_B ..." from the bits known so far
-%!  mask = 0;
-%!  for t = regexp (expr, 'LA_F_(\w+)', 'tokens')
-%!    mask = bitor (mask, bits.(t{1}{1}));
-%!  end
+%!  % the option table as the MEX answers it: name, default, description,
+%!  % functions, ... (la_mex ('options'), from mex/gateway/la_options.c)
+%!  here = pwd ();
+%!  cd (fullfile (fileparts (which ('kda_chunk')), 'private'));   % the MEX is private
+%!  unwind_protect
+%!    rows = la_mex ('options');
+%!  unwind_protect_cleanup
+%!    cd (here);
+%!  end_unwind_protect
 %!endfunction
 
 %!function opts = help_options (fname)
@@ -81,7 +51,7 @@
 %!endfunction
 
 %!function same_text (got, want, where)
-%!  assert (strcmp (got, want), '%s: "%s" where la_options.h has "%s" (make sync-options writes the table into the docs)', where, got, want);
+%!  assert (strcmp (got, want), '%s: "%s" where la_options.c has "%s" (make sync-options writes the table into the docs)', where, got, want);
 %!endfunction
 
 %!function rows = api_rows ()
@@ -109,10 +79,16 @@
 %!endfunction
 
 %!test
-%! % the table parses: every public function takes at least Scale
+%! % the table answers: Scale is an option of the eight paths; a choice
+%! % lists its values and its default is one of them
 %! rows = table_rows ();
-%! assert (any (strcmp ({rows.name}, 'Scale')));
-%! assert (numel (rows(1).functions), 8);
+%! scale = rows(strcmp ({rows.name}, 'Scale'));
+%! assert (numel (scale), 1);
+%! assert (numel (scale.functions), 8);
+%! for r = rows(strcmp ({rows.kind}, 'choice'))'
+%!   assert (numel (r.choices) >= 2);
+%!   assert (any (strcmp (r.default, strcat ("'", r.choices, "'"))));
+%! end
 
 %!test
 %! % each function's help lists exactly its options, with the table's text

@@ -142,14 +142,32 @@
 %! t = tempname ();  mkdir (t);
 %! hdr = @(json) [typecast(uint64 (numel (json)), 'uint8'), uint8(json)];
 %! check_bad_ (fullfile (t, 'len.safetensors'), [typecast(uint64 (1e6), 'uint8'), uint8('{}')], 'header of 1000000 bytes');
-%! j = '{"x":{"dtype":"F32","shape":[2],"data_offsets":[0,16]}}';
+%! j = '{"x":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}';
 %! check_bad_ (fullfile (t, 'off.safetensors'), [hdr(j), zeros(1, 8, 'uint8')], 'outside');
 %! j = '{"x":{"dtype":"F64","shape":[2],"data_offsets":[0,8]}}';
-%! check_bad_ (fullfile (t, 'size.safetensors'), [hdr(j), zeros(1, 8, 'uint8')], 'needs 16 bytes');
+%! check_bad_ (fullfile (t, 'size.safetensors'), [hdr(j), zeros(1, 8, 'uint8')], 'need 16');
 %! j = '{"x":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}}';
 %! check_bad_ (fullfile (t, 'type.safetensors'), [hdr(j), zeros(1, 8, 'uint8')], 'not supported');
-%! check_bad_ (fullfile (t, 'json.safetensors'), hdr('{"x":'), 'not JSON');
+%! check_bad_ (fullfile (t, 'json.safetensors'), hdr('{"x":'), 'header: the text ends');
 %! check_bad_ (fullfile (t, 'x.mat'), uint8 ('not a mat file at all'), 'mat');
 
 %!error id=la:badFile la_load ('/nonexistent/file.npy')
 %!error <unknown extension> la_load ('x.txt')
+
+%!test
+%! % docs/verify.md's PyTorch recipe (save_file of torch tensors) with a
+%! % tensor named do: read as do, values and dtypes as written
+%! f = [tempname() '.safetensors'];
+%! here = fileparts (which ('test_tensor_files'));
+%! [status, out] = system (sprintf ('/usr/bin/python3 %s %s 2>&1', ...
+%!                         fullfile (here, 'python', 'write_torch_safetensors.py'), f));
+%! assert (status, 0, out);
+%! [s, dt] = la_load (f);
+%! assert (sort (fieldnames (s)), sort ({'q'; 'k'; 'o'; 'do'; 'cu_seqlens'}));
+%! v = @(varargin) permute (reshape ((0:prod ([varargin{:}]) - 1) / 4 - 1, fliplr ([varargin{:}])), ...
+%!                          numel (varargin):-1:1);
+%! assert (s.("do"), single (2 * v (1, 8, 2, 3)));
+%! assert (s.q, single (v (1, 8, 2, 4)));
+%! assert (dt.q, 'bfloat16');  assert (dt.("do"), 'float32');
+%! assert (s.cu_seqlens, int64 ([0; 8]));
+%! delete (f);

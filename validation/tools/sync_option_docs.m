@@ -4,7 +4,7 @@ function changed = sync_option_docs (root)
 %   changed = sync_option_docs ()        (make sync-options)
 %   changed = sync_option_docs (root)
 %
-%   The one table of options is LA_OPTION_TABLE in mex/gateway/la_options.h;
+%   The one table of options is la_options[] in mex/gateway/la_options.c;
 %   the MEX answers it as la_mex ('options').  This rewrites, from it:
 %     - the Options block of the help of each function of the gateway in
 %       octave/ (one entry per option the function takes: name, default,
@@ -13,7 +13,7 @@ function changed = sync_option_docs (root)
 %       table's order, with its default and functions; the meaning column of
 %       a row that is already there is kept (it may say more than the
 %       table's one line), a new row gets the table's description.
-%   Adding an option is a row of la_options.h, the code that uses it, and
+%   Adding an option is a row of la_options.c, the code that uses it, and
 %   `make sync-options`; validation/tests/test_help_options.m fails until
 %   the files agree.  changed lists the files written.
 

@@ -1,0 +1,13 @@
+/*
+ * la_mex_zlib.h -- la_mex ('file', ...): CRC-32, deflate, inflate with a
+ * cap and a bounded JSON parser for the tensor-file readers and writers
+ * (octave/private/la_*.m).  See la_mex_zlib.c.
+ */
+#ifndef LA_MEX_ZLIB_H
+#define LA_MEX_ZLIB_H
+
+#include "mex.h"
+
+void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
+#endif
