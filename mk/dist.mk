@@ -41,6 +41,7 @@ $(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(COR
 	cp $(GATE_SRC) $(GATE_HDR) $(PKG_STAGE)/src/gateway/
 	cp mk/dist/src-Makefile $(PKG_STAGE)/src/Makefile
 	cp docs/*.md $(PKG_STAGE)/doc/
+	mkdir -p $(PKG_STAGE)/doc/figures && cp docs/figures/*.png $(PKG_STAGE)/doc/figures/
 	cp LICENSE $(PKG_STAGE)/COPYING
 	cp NEWS.md $(PKG_STAGE)/NEWS
 	{ echo "Name: kdagdn"; \

@@ -18,6 +18,9 @@ MUTANTS_OUT  := $(if $(MUTANTS),$(BUILD)/mutants/mutants.md,validation/results/m
 mutants-check:
 	/usr/bin/python3 validation/mutants/run_mutants.py --check $(if $(MUTANTS),--ids $(MUTANTS))
 
+# a moved text leaves its mutant stale: caught in seconds by make test
+TEST_STEPS += mutants-check
+
 mutants: build
 	$(call apt_ensure,python3 rsync,--no-install-recommends)
 	/usr/bin/python3 validation/mutants/run_mutants.py --jobs $(MUTANTS_JOBS) \

@@ -1,27 +1,73 @@
-# ---- the math as one typeset document -----------------------------------------
-# make pdf: docs/*.md (reading order of docs/README.md) into build/kdagdn-math.pdf
-# with pandoc and pdflatex from Debian; equations keep their Markdown numbers
-# (\tag), citations come from docs/references.bib (pandoc's citeproc).
-PDF_PKGS  := pandoc texlive-latex-recommended texlive-fonts-recommended lmodern
+# ---- the math as one typeset report ------------------------------------------
+# make pdf: the math pages of docs/ (in the reading order of docs/README.md)
+# into build/kdagdn-math.pdf, a technical report: title page data and abstract
+# from docs/report.yaml, numbered sections, equations and pages cross-linked
+# (mk/pdf.lua), citations from docs/references.bib (pandoc's citeproc), and
+# the figures of docs/figures/ drawn from their TikZ sources.
+#
+# Figures: docs/figures/NAME.tex is a tikzpicture; make pdf typesets it alone
+# (a page cut to the picture, build/figures/NAME.pdf, used by the report) and
+# renders it to docs/figures/NAME.png (150 dpi, committed, what the Markdown
+# pages show).  The lab's measured plots are PNGs of validation/report/figures.
+#
+# make pdf-check (a step of make test): no overfull box wider than
+# PDF_OVERFULL_PT, no undefined reference or citation and no link to a
+# missing anchor in the LaTeX log.
+PDF_PKGS  := pandoc texlive-latex-recommended texlive-fonts-recommended \
+             texlive-pictures lmodern poppler-utils
 PDF_OUT   := $(BUILD)/kdagdn-math.pdf
-PDF_DOCS  := docs/README.md docs/recurrence.md docs/chunk_forward.md \
-             docs/chunk_backward.md docs/stability.md docs/flops.md \
-             docs/hazards.md docs/emulation.md docs/state_map.md \
-             docs/conventions.md docs/api.md docs/references.md
+PDF_DIR   := $(BUILD)/pdf
+PDF_DOCS  := docs/README.md docs/recurrence.md docs/background.md \
+             docs/chunk_forward.md docs/chunk_backward.md docs/stability.md \
+             docs/hazards.md docs/state_map.md docs/flops.md docs/api.md \
+             docs/conventions.md docs/emulation.md docs/references.md
+PDF_FIGS  := $(patsubst docs/figures/%.tex,%,$(wildcard docs/figures/*.tex))
+PDF_FIGPDF := $(PDF_FIGS:%=$(BUILD)/figures/%.pdf)
+PDF_FIGPNG := $(PDF_FIGS:%=docs/figures/%.png)
+PDF_LABFIGS := $(wildcard validation/report/figures/*.png)
+PDF_OVERFULL_PT ?= 5
+PDF_DATE  := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+PDFLATEX  := pdflatex -interaction=nonstopmode -halt-on-error
 
-.PHONY: pdf deps-pdf
-TEST_STEPS += pdf
+.PHONY: pdf pdf-check deps-pdf
+TEST_STEPS += pdf-check
 
 deps-pdf:
 	$(call apt_ensure,$(PDF_PKGS),--no-install-recommends)
 
 pdf: deps-pdf $(PDF_OUT)
 
-$(PDF_OUT): $(PDF_DOCS) docs/references.bib mk/pdf.mk
+# one figure alone, on a page the size of the picture
+$(BUILD)/figures/%.pdf: docs/figures/%.tex mk/pdf_figure.tex
 	@mkdir -p $(dir $@)
-	pandoc $(PDF_DOCS) --from markdown+tex_math_dollars --citeproc \
+	cd $(dir $@) && TEXINPUTS=$(CURDIR)/docs/figures:$(CURDIR)/mk: $(PDFLATEX) \
+	  -jobname=$* "\def\figname{$*}\input{pdf_figure.tex}" > /dev/null \
+	  || { tail -20 $*.log; exit 1; }
+
+docs/figures/%.png: $(BUILD)/figures/%.pdf
+	pdftoppm -r 150 -png -singlefile $< $(basename $@)
+
+$(PDF_OUT): $(PDF_DOCS) docs/report.yaml docs/references.bib mk/pdf.mk mk/pdf.lua \
+            $(PDF_FIGPDF) $(PDF_FIGPNG) $(PDF_LABFIGS)
+	@mkdir -p $(PDF_DIR)
+	PDF_FIGURES=$(CURDIR)/$(BUILD)/figures PDF_DOCS_DIR=$(CURDIR)/docs pandoc $(PDF_DOCS) docs/report.yaml \
+	  --from markdown+tex_math_dollars --standalone --citeproc \
 	  --bibliography docs/references.bib --resource-path docs \
-	  --toc -V geometry:margin=2.2cm -V documentclass=article \
-	  -V colorlinks=true -M title='KDA and GDN: the math of kdagdn' \
-	  --pdf-engine=pdflatex -o $@
-	@echo "pdf: $@"
+	  --lua-filter mk/pdf.lua --listings --number-sections --toc \
+	  -M version='$(PKG_VERSION)' -M date='$(PDF_DATE), version $(PKG_VERSION)' \
+	  -o $(PDF_DIR)/kdagdn-math.tex
+	cd $(PDF_DIR) && for pass in 1 2 3; do \
+	  TEXINPUTS=$(CURDIR)/docs: $(PDFLATEX) kdagdn-math.tex > /dev/null \
+	    || { grep -A5 '^!' kdagdn-math.log; exit 1; }; done
+	cp $(PDF_DIR)/kdagdn-math.pdf $@
+	@echo "pdf: $@ ($$(pdfinfo $@ | sed -n 's/^Pages: *//p') pages)"
+
+pdf-check: pdf
+	@awk -v lim=$(PDF_OVERFULL_PT) ' \
+	  /^Overfull \\hbox/ { w = $$3; gsub(/[(pt]/, "", w); \
+	    if (w + 0 > lim) { bad++; print "pdf-check: " $$0 } } \
+	  /Reference .* undefined|Hyper reference .* undefined|Citation .* undefined|referenced but does not exist/ \
+	    { bad++; print "pdf-check: " $$0 } \
+	  END { if (bad) { print "pdf-check: " bad " problem(s) in $(PDF_DIR)/kdagdn-math.log"; exit 1 } \
+	        print "pdf-check: no overfull box over " lim " pt, no undefined reference" }' \
+	  $(PDF_DIR)/kdagdn-math.log

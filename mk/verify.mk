@@ -1,8 +1,10 @@
 # ---- tensor files and kernel verification (la_load, kda_verify) -------------
 # The tests of la_load and kda_verify read files written by real writers:
 # numpy (save, savez, savez_compressed) and scipy (savemat), run by Debian's
-# /usr/bin/python3 (validation/tests/python/).
-DEB_PKGS += python3-numpy python3-scipy
+# /usr/bin/python3 (validation/tests/python/), and dumps of an independent
+# chunked kernel in PyTorch written by the users' dump writer
+# validation/python/kdagdn_dump.py (test_verify_kernels).
+DEB_PKGS += python3-numpy python3-scipy python3-torch
 
 # CRC-32, deflate and inflate of .npz members go through zlib in the MEX
 # (mex/gateway/la_mex_zlib.c); a build without LA_HAVE_ZLIB (build_mex.m)
@@ -11,9 +13,14 @@ DEB_PKGS += zlib1g-dev
 LIBS     += -lz
 $(BUILD)/gateway/la_mex_zlib.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
 
-.PHONY: test-verify
+.PHONY: test-verify verify-calibrate
 
-# the two test files on their own (they also run in test-octave)
+# the test files on their own (they also run in test-octave)
 test-verify: build
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests ('test_tensor_files'); " && \
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests ('test_verify');"
+
+# where correct and precision-buggy kernels sit against kda_verify's bounds
+# (larger sizes, several seeds; docs/verify.md section 3 keeps the numbers)
+verify-calibrate: build
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('$(abspath octave)', '$(abspath validation/lab)'); lab_verify_calibration ();"

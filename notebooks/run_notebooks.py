@@ -4,8 +4,11 @@
 usage: run_notebooks.py OUTDIR NOTEBOOK.ipynb [NOTEBOOK.ipynb ...]
 
 Each notebook is executed in its own folder (so that `pwd` in the notebook is
-notebooks/), then written to OUTDIR/NAME.html with its plots embedded as PNG.
-The .ipynb files themselves are never modified.
+notebooks/), then written to OUTDIR/NAME.html with its plots embedded as PNG
+and, if it ran without errors, back to NAME.ipynb with its outputs (the
+committed notebooks show their numbers and plots to a reader of the
+repository; no timings or timestamps are recorded, so a rerun on the same
+code changes little beyond the PNG bytes).
 
 Why not just `jupyter nbconvert --execute`: the Octave kernel (octave_kernel
 with metakernel) feeds a cell to Octave line by line and reports an Octave
@@ -65,6 +68,27 @@ def problems(nb):
     return found
 
 
+def coalesce_streams(nb):
+    """Adjacent stream outputs of a cell merged, line ends made \\n: the
+    kernel splits its printout at arbitrary points, which would change the
+    committed file on every run."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        merged = []
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                text = out.get("text", "").replace("\r\n", "\n").replace("\r", "")
+                if merged and merged[-1].get("output_type") == "stream" \
+                        and merged[-1].get("name") == out.get("name"):
+                    merged[-1]["text"] += text
+                    continue
+                out["text"] = text
+            merged.append(out)
+        cell.outputs = [o for o in merged
+                        if o.get("output_type") != "stream" or o.get("text")]
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -81,7 +105,7 @@ def main(argv):
         name = os.path.splitext(os.path.basename(path))[0]
         nb = nbformat.read(path, as_version=4)
         client = NotebookClient(
-            nb, timeout=600, kernel_name="octave",
+            nb, timeout=600, kernel_name="octave", record_timing=False,
             resources={"metadata": {"path": os.path.dirname(os.path.abspath(path))}})
         start = time.time()
         errors = []
@@ -103,6 +127,10 @@ def main(argv):
             print("  cell %s:\n    %s" % (n, text.replace("\n", "\n    ")), file=sys.stderr)
         if errors:
             failed.append(path)
+        else:
+            nb.metadata.pop("widgets", None)
+            coalesce_streams(nb)
+            nbformat.write(nb, path)
     if failed:
         print("notebooks with errors: %s" % " ".join(failed), file=sys.stderr)
         return 1

@@ -69,7 +69,10 @@
 %     Verbose         false      print a progress line each second of a call
 %                                that runs a second or more
 %     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
-%                                intermediates to that format, work in single
+%                                intermediates to that format, work in single;
+%                                'tf32': round the operands of the products to
+%                                10-bit mantissas (a float32 kernel with TF32
+%                                dots)
 %
 %   Outputs (each the shape of its input, in the working class):
 %     dq, dk, dv, dg, dbeta   the gradients of the inputs as given (of the

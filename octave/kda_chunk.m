@@ -62,7 +62,10 @@
 %     Verbose         false      print a progress line each second of a call
 %                                that runs a second or more
 %     Emulate         'none'     'bf16' or 'fp16': round inputs and stored
-%                                intermediates to that format, work in single
+%                                intermediates to that format, work in single;
+%                                'tf32': round the operands of the products to
+%                                10-bit mantissas (a float32 kernel with TF32
+%                                dots)
 %
 %   Outputs:
 %     o      V x T x HV x B   the outputs o_t
@@ -81,6 +84,7 @@
 %   Example:
 %     K = 16; V = 32; T = 200; H = 2; HV = 4;
 %     q = randn (K, T, H); k = randn (K, T, H); v = randn (V, T, HV);
+%     k = k ./ sqrt (sum (k .^ 2, 1));         % unit keys
 %     g = -rand (K, T, HV); beta = rand (T, HV);
 %     [o, S, aux] = kda_chunk (q, k, v, g, beta, 'ChunkSize', 32, ...
 %                              'Intermediates', true);

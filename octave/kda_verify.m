@@ -3,10 +3,13 @@
 %   ok = kda_verify (folder)
 %   [ok, report] = kda_verify (folder)
 %   [ok, report] = kda_verify (s)
+%   [ok, report] = kda_verify (..., 'ReportDir', out)
 %
-%   folder: a dump of one call of a KDA kernel (e.g. FLA's chunk_kda) in
-%   FLA layout ([B, T, H, K] row-major etc., docs/conventions.md):
-%     inputs     q k v g beta, optional h0 (and A_log, dt_bias, cu_seqlens)
+%   folder: a dump of one call of a KDA kernel in FLA layout (docs/verify.md;
+%   validation/python/kdagdn_dump.py writes one from Python):
+%     inputs     q k [B, T, H, K], v [B, T, HV, V], g [B, T, HV, K], beta
+%                [B, T, HV],
+%                optional h0 [N, HV, K, V] (and A_log, dt_bias, cu_seqlens)
 %     outputs    o, optional ht
 %     backward   optional do, dht with the kernel's dq dk dv dg dbeta
 %                (or db), dh0, dA_log, ddt_bias
@@ -18,27 +21,40 @@
 %   option names: scale, chunk_size, cu_seqlens, use_qk_l2norm_in_kernel,
 %   use_gate_in_kernel, lower_bound, safe_gate, use_beta_sigmoid_in_kernel,
 %   allow_neg_eigval, state_v_first, output_final_state, and dtype (the
-%   kernel's compute dtype: float64, float32, bfloat16, float16).  Unknown
-%   keys are an error (kda:badOption).  s: the same as a struct of arrays
-%   in FLA layout, with meta data in its field 'meta'.
+%   format the kernel takes and returns, FLA's q.dtype: float64, float32,
+%   bfloat16, float16; a bf16 kernel accumulating in fp32 is bfloat16;
+%   without it, read from the stored tensors).  Unknown keys are an error
+%   (kda:badOption).  s: the same as a struct of arrays in FLA layout,
+%   with meta data in its field 'meta'.  out: the folder for the report
+%   and heat maps ('' for none; default: the dump folder, none for s).
 %
 %   Everything present is recomputed in double from the dumped inputs with
 %   kda_chunk / kda_chunk_bwd ('Intermediates' for the intermediates) and
 %   compared: per tensor the ratio rms(ref - x)/rms(ref), the largest
 %   absolute error, the cosine similarity, the error a correct kernel of
-%   that dtype has (expected: for bfloat16 / float16 the library's 'Emulate'
-%   run on the same inputs), the tolerance (verify_tolerance: 4 x expected,
-%   at least the format's unit roundoff; fixed for float32 / float64) and
-%   pass/fail; for a failing tensor the first
-%   divergence (sequence, chunk, step, head, channel; 0-based) and, in a
-%   folder, a heat map verify_NAME.png of the error over (step, head).
-%   The Markdown report goes to folder/verify_report.md and is printed when
-%   no output is asked for the report.
+%   that dtype has (expected: the library's 'Emulate' run, 'tf32' for
+%   float32, 'bf16', 'fp16', on the same inputs) and the bounds
+%   (verify_tolerance: fail above 4 x expected, warn above 2 x expected,
+%   both at least half the unit roundoff; 1e-10 for float64).  For a
+%   tensor that does not pass, where it goes wrong (0-based, FLA's
+%   indices): the first (sequence, chunk, step, head, channel) for tensors
+%   with a time axis, the first (sequence, chunk) for h and dh, the first
+%   sequence for ht and dh0, and every failing head; a heat map
+%   verify_NAME.png of the error over (step, head).  The Markdown report
+%   goes to verify_report.md (written fresh, never through a link) and is
+%   printed when no output is asked for the report.  Shape mistakes
+%   (head-first order, a flattened head axis, states of several sequences
+%   without cu_seqlens) and unreadable files (.pt, .pth, .bin, .h5) are
+%   errors that say what to do; messages start with kda_verify.
 %
-%   ok: true when every checked tensor passes.  report: struct with fields
-%   ok, rows (name, shape, ratio, max_abs, cosine, tol, pass, where,
-%   expected, rule),
-%   notes (tensors not checked and why), markdown, file.
+%   report.verdict: 'pass' (everything checked and within the warn
+%   bounds), 'warn' (within tolerance, but a tensor has more error than a
+%   correct kernel of that dtype, or fewer bits than FLA keeps, or a tensor
+%   was not checked) or 'fail' (a tensor out of tolerance, or a gradient in
+%   the dump whose backward could not be run).  ok: false only on 'fail'.
+%   report: struct with fields ok, verdict, dtype, rows (name, shape,
+%   ratio, max_abs, cosine, tol, warn_tol, status, pass, where, expected,
+%   rule), unchecked (name, reason, severity), notes, markdown, file.
 %
 %   In a CI script:  octave --eval "exit (~kda_verify ('dump'))"
 %
@@ -56,11 +72,18 @@
 %
 %   See also: gdn_verify, la_load, la_from_fla, docs/verify.md.
 
-function [ok, report] = kda_verify (dump)
-  if (nargin ~= 1)
-    error ('kda:nargin', 'kda_verify: needs one dump folder or struct');
+function [ok, report] = kda_verify (dump, varargin)
+  if (nargin ~= 1 && nargin ~= 3)
+    error ('kda:nargin', 'kda_verify: needs one dump folder or struct, and optionally ''ReportDir'', FOLDER');
   end
-  [ok, report] = verify_run ('kda', dump);
+  out = [];
+  if (nargin == 3)
+    if (~ischar (varargin{1}) || ~strcmpi (varargin{1}, 'ReportDir') || ~ischar (varargin{2}))
+      error ('kda:badOption', 'kda_verify: the only option is ''ReportDir'', a folder name (or '''')');
+    end
+    out = varargin{2};
+  end
+  [ok, report] = verify_run ('kda', dump, out);
   if (nargout < 2)
     fprintf ('%s', report.markdown);
   end

@@ -6,15 +6,17 @@ function ok = run_validation (mode, failfast)
 %   ok = run_validation (...)  true when every check passed
 %   run_validation (mode, 'failfast')  stop after the first section with a
 %                              failed check (make mutants)
+%   LAB_SECTIONS=name,name     in the environment: only those sections
 %
-%   Nine sections: the C core against independent references at hard sizes
+%   Ten sections: the C core against independent references at hard sizes
 %   (and the checkers can fail); every gradient against central finite differences
 %   (double); every numbered equation of docs/ reproduced; precision of
 %   single and double results against an independent plain-Octave double
 %   reference; the cancellation-free gate gradient (46b) at strong gates;
 %   the failure modes of fast kernels (validation/hazards/); precision in
 %   the non-contractive regimes beside cond(I + A_raw); the expected error
-%   of a bf16 / fp16 kernel ('Emulate'); the state maps' merge.  The list
+%   of a bf16 / fp16 kernel ('Emulate'); the state maps' merge; every path on
+%   seeded random configurations (on two threads in make test).  The list
 %   and each section's story are in lab/lab_sections.m.
 %   A row with a bound is a check; a row without one is information and is
 %   not counted.  Writes validation/report/REPORT.md (quick: under
@@ -36,6 +38,8 @@ function ok = run_validation (mode, failfast)
   addpath (fullfile (here, 'lab'));
   addpath (fullfile (here, 'derivation'));
   warning ('off', 'Octave:gnuplot-graphics');
+  lab_cover ('start');                         % record every call (the coverage matrix)
+  cover_off = onCleanup (@() lab_cover ('stop'));
   outdir = fullfile (here, 'report');          % the full lab's report is kept in git
   if (strcmp (mode, 'quick'))
     outdir = fullfile (outdir, 'quick');       % the quick one is not (make test)
@@ -47,6 +51,10 @@ function ok = run_validation (mode, failfast)
   rand ('state', 42);  randn ('state', 42);    % the same inputs every run
 
   sections = lab_sections ();
+  only = strsplit (getenv ('LAB_SECTIONS'), ',');   % e.g. LAB_SECTIONS=random,gradients
+  if (~isempty (only{1}))
+    sections = sections(ismember ({sections.name}, only));
+  end
   rows = lab_row ();
   figs = struct ('file', {}, 'caption', {}, 'section', {});
   times = zeros (1, numel (sections));
@@ -56,6 +64,7 @@ function ok = run_validation (mode, failfast)
     sec = sections(s);
     fprintf ('[%d/%d] %s: %s\n', s, numel (sections), sec.name, sec.what);
     t0 = tic;
+    lab_cover ('section', sec.name);
     f = struct ('file', {}, 'caption', {});
     try
       [r, f] = feval (sec.fn, mode, figdir);
@@ -79,7 +88,7 @@ function ok = run_validation (mode, failfast)
   total = toc (t_all);
 
   report = fullfile (outdir, 'REPORT.md');
-  lab_report (report, mode, sections, times, total, rows, figs);
+  lab_report (report, mode, sections, times, total, rows, figs, lab_cover ('records'));
   print_summary (sections, times, rows);
   fprintf ('report: %s\n', report);
   [nchk, nfail] = lab_count (rows);

@@ -37,8 +37,9 @@ extern "C" {
 enum { LA_OK = 0, LA_ENOMEM = 1, LA_EARG = 2, LA_EINTR = 3 };
 
 /* la_problem.emulate: the storage format a GPU kernel is emulated in
- * (la_round.h rounds to it). */
-enum { LA_EMULATE_NONE = 0, LA_EMULATE_BF16 = 1, LA_EMULATE_FP16 = 2 };
+ * (la_round.h rounds to it); TF32: a float32 kernel whose dots take
+ * 10-bit-mantissa operands (Triton's default), its inputs g, beta exact. */
+enum { LA_EMULATE_NONE = 0, LA_EMULATE_BF16 = 1, LA_EMULATE_FP16 = 2, LA_EMULATE_TF32 = 3 };
 
 /* Chunk size (chunk paths) and checkpoint interval (recurrent backward)
  * when the caller gives none (la_problem.chunk == 0). */
@@ -67,6 +68,7 @@ typedef struct la_problem {
   int state_vk;                 /* states stored V x K instead of K x V    */
   int emulate;                  /* LA_EMULATE_*: round inputs' stand-ins and
                                    the stored intermediates to bf16 / fp16
+                                   / tf32
                                    (docs/emulation.md); chunked paths, float
                                    entry points only (else LA_EARG)        */
   ptrdiff_t chunk;              /* chunk size (chunk path) or checkpoint

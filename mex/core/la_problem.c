@@ -191,8 +191,8 @@ int la_problem_check(la_problem *p, la_check *why)
   if (p->chunk < 0)
     return refuse(why, "badOption", "`chunk` must be a positive integer, got %td",
                   p->chunk);
-  if (p->emulate < LA_EMULATE_NONE || p->emulate > LA_EMULATE_FP16)
-    return refuse(why, "badOption", "`emulate` must be LA_EMULATE_NONE, _BF16 or _FP16, got %d",
+  if (p->emulate < LA_EMULATE_NONE || p->emulate > LA_EMULATE_TF32)
+    return refuse(why, "badOption", "`emulate` must be LA_EMULATE_NONE, _BF16, _FP16 or _TF32, got %d",
                   p->emulate);
   if (!p->slots && (p->accepted || p->inplace))
     return refuse(why, "badOption", "AcceptedTokens and UpdatePool need Slots");

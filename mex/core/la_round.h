@@ -7,7 +7,9 @@
  * finite number (by half an ulp or more) become Inf, float subnormals round
  * on the same bit.  float16 has 11 significant bits, normal numbers from
  * 2^-14 to 65504, subnormals down to 2^-24: |x| >= 65520 becomes Inf, below
- * 2^-14 the spacing is 2^-24.  NaN stays NaN, Inf stays Inf.
+ * 2^-14 the spacing is 2^-24.  TF32 (the operands of a tensor core's float32
+ * dot) has float's exponent range and 11 significant bits.  NaN stays NaN,
+ * Inf stays Inf.
  */
 #ifndef LA_ROUND_H
 #define LA_ROUND_H
@@ -71,6 +73,12 @@ static inline float la_round_fp16(float x)
   return la_nonfinite_bits(la_float_bits(x)) ? x : r;
 }
 
+static inline float la_round_tf32(float x)
+{
+  if (isnan(x) || isinf(x)) return x;
+  return la_round_bits(x, 13);
+}
+
 /* Round n values in place to the format `emulate` names (no-op for NONE). */
 static inline void la_round_array(int emulate, float *x, ptrdiff_t n)
 {
@@ -81,6 +89,9 @@ static inline void la_round_array(int emulate, float *x, ptrdiff_t n)
   } else if (emulate == LA_EMULATE_FP16) {
 #pragma omp simd
     for (i = 0; i < n; i++) x[i] = la_round_fp16(x[i]);
+  } else if (emulate == LA_EMULATE_TF32) {
+#pragma omp simd
+    for (i = 0; i < n; i++) x[i] = la_round_tf32(x[i]);
   }
 }
 

@@ -9,8 +9,8 @@
 
 #include <string.h>
 
-/* a single copy of a float array, rounded to the format */
-static mxArray *rounded_copy(const la_call *c, const mxArray *a)
+/* a single copy of a float array, rounded to the format fmt (LA_EMULATE_*) */
+static mxArray *rounded_copy(const la_call *c, int fmt, const mxArray *a)
 {
   const size_t n = mxGetNumberOfElements(a);
   mxArray *r = la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a), mxSINGLE_CLASS, 0);
@@ -22,7 +22,7 @@ static mxArray *rounded_copy(const la_call *c, const mxArray *a)
   } else if (n) {
     memcpy(d, mxGetData(a), n * sizeof(float));
   }
-  la_round_array(c->p.emulate, d, (ptrdiff_t)n);
+  la_round_array(fmt, d, (ptrdiff_t)n);
   return r;
 }
 
@@ -33,8 +33,11 @@ void la_emulate_inputs(la_call *c)
   if (!c->p.emulate) return;
   args[0] = &c->q; args[1] = &c->k; args[2] = &c->v; args[3] = &c->g; args[4] = &c->beta;
   args[5] = &c->dout;
-  for (i = 0; i < LA_EMULATE_COPIES; i++)
-    if (*args[i]) *args[i] = c->emulate_copy[i] = rounded_copy(c, *args[i]);
+  for (i = 0; i < LA_EMULATE_COPIES; i++) /* tf32 rounds dot operands only: g, beta stay exact */
+    if (*args[i])
+      *args[i] = c->emulate_copy[i] = rounded_copy(
+          c, c->p.emulate == LA_EMULATE_TF32 && (i == 3 || i == 4) ? LA_EMULATE_NONE : c->p.emulate,
+          *args[i]);
   c->emulate_double = c->dbl;
   c->dbl = 0;
 }

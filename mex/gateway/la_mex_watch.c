@@ -106,7 +106,8 @@ void la_warn_state_growth(const la_call *c, const void *S)
         const double kn = p->qk_l2norm ? 1 : norm2(c, k, p->K * (t + p->T * (hv / group + p->H * b)), p->K);
         bound += fabs(beta_used(p, elt(c, beta, bt))) * kn * norm2(c, v, p->V * bt, p->V);
       }
-      if (!(got <= LA_GROWTH_FACTOR * bound) && got != 0) { /* NaN too */
+      /* inputs with Inf or NaN propagate them by contract: nothing to warn of */
+      if (isfinite(bound) && !(got <= LA_GROWTH_FACTOR * bound) && got != 0) { /* NaN too */
         char norm[48];
         if (isfinite(got)) snprintf(norm, sizeof norm, "grew to norm %.3g", got);
         else snprintf(norm, sizeof norm, "is not finite");

@@ -13,7 +13,7 @@
 static double default_scale(const la_problem *p) { return 1.0 / sqrt((double)p->K); }
 
 static const char *const k_layouts[] = {"KV", "VK", NULL};            /* p.state_vk */
-static const char *const k_formats[] = {"none", "bf16", "fp16", NULL}; /* LA_EMULATE_* */
+static const char *const k_formats[] = {"none", "bf16", "fp16", "tf32", NULL}; /* LA_EMULATE_* */
 
 const la_option la_options[] = {
     {.name = "Scale", .kind = LA_KIND_POSITIVE, .funcs = LA_F_PATHS, .def_of = default_scale,
@@ -81,7 +81,8 @@ const la_option la_options[] = {
     {.name = "Emulate", .kind = LA_KIND_CHOICE, .funcs = LA_F_CHUNK, .choices = k_formats,
      IN_PROBLEM(emulate),
      .desc = "'bf16' or 'fp16': round inputs and stored intermediates to that format, work in "
-             "single"},
+             "single; 'tf32': round the operands of the products to 10-bit mantissas (a float32 "
+             "kernel with TF32 dots)"},
 };
 
 const int la_noptions = (int)(sizeof la_options / sizeof la_options[0]);

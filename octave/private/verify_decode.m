@@ -1,7 +1,7 @@
 % VERIFY_DECODE  kda_verify / gdn_verify on a dump of a fused recurrent decode call.
 %
 %   [meta, decode] = verify_decode ('meta', t, meta)
-%   [ref, notes, dec] = verify_decode ('compute', op, t, opts, problem, decode)
+%   [ref, unchecked, dec, notes] = verify_decode ('compute', op, t, opts, problem, decode)
 %   rows = verify_decode ('locate', rows, ref, t, dec)
 %
 %   A dump is a decode call (docs/decode.md) when it holds the tensor
@@ -28,7 +28,7 @@ function varargout = verify_decode (what, varargin)
     case 'meta'
       [varargout{1:2}] = split_meta (varargin{:});
     case 'compute'
-      [varargout{1:3}] = compute (varargin{:});
+      [varargout{1:4}] = compute (varargin{:});
     case 'locate'
       varargout{1} = locate (varargin{:});
   end
@@ -46,7 +46,7 @@ function [meta, decode] = split_meta (t, meta)
   end
 end
 
-function [ref, notes, dec] = compute (op, t, opts, problem, decode)
+function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
   need = {'q', 'k', 'v', 'g', 'beta'};
   missing = need(~isfield (t, need));
   if (~isempty (missing))
@@ -100,11 +100,13 @@ function [ref, notes, dec] = compute (op, t, opts, problem, decode)
   ref.ht = la_to_fla ('ht', S, conv{:});
   inputs = {'q', 'k', 'v', 'g', 'beta', 'h0', 'A_log', 'dt_bias', 'cu_seqlens', ...
             'ssm_state_indices', 'num_accepted_tokens'};
+  unchecked = struct ('name', {}, 'reason', {}, 'severity', {});
   names = fieldnames (t);
   for i = 1:numel (names)
     if (~isfield (ref, names{i}) && ~any (strcmp (names{i}, inputs)))
-      notes{end + 1} = sprintf (['`%s`: not checked (a fused recurrent decode call: FLA has ' ...
-                                 'no backward of it, this library only o and ht).'], names{i});
+      unchecked(end + 1) = struct ('name', names{i}, 'reason', ['a fused recurrent decode ' ...
+                                   'call: FLA has no backward of it, this library checks o ' ...
+                                   'and ht'], 'severity', 'warn');  %#ok<AGROW>
     end
   end
 end
@@ -122,13 +124,16 @@ function rows = locate (rows, ref, t, dec)
     r = ref.(name);
     tol = rows(i).tol;
     if (strcmp (name, 'o') || (strcmp (name, 'ht') && ~isempty (dec.slots) && ~dec.inplace))
-      if (~rows(i).pass)
+      if (~strcmp (rows(i).status, 'pass'))
         rows(i).where = first_token (r, x, tol, seqs, dec, name);
       end
     elseif (strcmp (name, 'ht') && ~isempty (dec.slots) && ~isempty (dec.h0))
       [pass, where] = pool_check (r, x, tol, seqs, dec);
-      if (~pass || ~rows(i).pass)
+      if (~pass)
         rows(i).pass = false;
+        rows(i).status = 'fail';
+      end
+      if (~pass || ~strcmp (rows(i).status, 'pass'))
         rows(i).where = where;
       end
     end

@@ -1,51 +1,100 @@
-% VERIFY_DIVERGENCE  Where a failing tensor first goes wrong (0-based, FLA's indices).
+% VERIFY_DIVERGENCE  Where a failing tensor goes wrong (0-based, FLA's indices).
 %
 %   [where, err_map] = verify_divergence (name, ref, x, tol, problem)
 %
-%   For tensors with a step axis ([B, T, heads, ...]) the first step, in
-%   order of batch then time, whose error rms over heads and channels
-%   exceeds tol * rms(ref) of the whole tensor, named by sequence (batch
-%   entry or cu_seqlens segment), chunk and step inside the sequence, with
-%   the head and channel of the largest error there; err_map is that
-%   relative error over (step, head), rms over batch and channels.  For
-%   states and per-chunk states the entry of the largest error.
+%   Errors are measured against tol * rms(ref) of the whole tensor.
+%     time axis ([B, T, heads, ...]): the first step, in order of sequence
+%       (batch entry or cu_seqlens segment) then time, whose error rms over
+%       heads and channels exceeds it, named by sequence, chunk, step in the
+%       chunk, with the head and channel of the largest error there
+%     per-chunk states h, dh ([B, NT, HV, K, V]): the first wrong (sequence,
+%       chunk)
+%     states ht, dh0, dht ([N, HV, K, V]): the first wrong sequence
+%     others (dA_log, ddt_bias): the entry of the largest error
+%   and, for the first three, every failing head (error rms over everything
+%   else above the bound).  err_map: the relative error over (step, head)
+%   for the heat map, rms over batch and channels (time axis only).
 
 function [where, err_map] = verify_divergence (name, ref, x, tol, problem)
   err_map = [];
   d = abs (ref - x);
   d(isnan (d)) = Inf;
   scale = max (norm (ref(:)) / sqrt (numel (ref)), realmin);
-  if (~has_steps (name))
+  sz = [size(d), 1, 1];
+  if (any (strcmp (name, {'h', 'dh'})))
+    d3 = reshape (d, sz(1), sz(2), sz(3), []);          % B, NT, HV, K*V
+    per_chunk = sqrt (mean (mean (d3 .^ 2, 4), 3)) / scale;
+    [b, n] = first_over (per_chunk, tol);
+    [seq, chunk] = chunk_of (b, n, problem);
+    where = sprintf ('first wrong state: sequence %d, chunk %d (error %.3g x rms)%s', ...
+                     seq, chunk, per_chunk(b, n), heads_over (d3, 3, scale, tol));
+  elseif (any (strcmp (name, {'ht', 'dh0', 'dht'})))
+    d3 = reshape (d, sz(1), sz(2), []);                 % N, HV, K*V
+    per_seq = sqrt (mean (mean (d3 .^ 2, 3), 2)) / scale;
+    [n, ~] = first_over (per_seq, tol);
+    where = sprintf ('first wrong sequence %d (error %.3g x rms)%s', n - 1, per_seq(n), ...
+                     heads_over (d3, 2, scale, tol));
+  elseif (any (strcmp (name, {'dA_log', 'ddt_bias'})))
     [~, i] = max (d(:));
     idx = cell (1, ndims (d));
     [idx{:}] = ind2sub (size (d), i);
     where = sprintf ('largest error %.3g at index [%s]', d(i), num2str ([idx{:}] - 1));
-    return;
+  else
+    d3 = reshape (d, sz(1), sz(2), sz(3), []);          % B, T, heads, channels
+    per_step = sqrt (mean (mean (d3 .^ 2, 4), 3)) / scale;
+    err_map = reshape (sqrt (mean (mean (d3 .^ 2, 4), 1)) / scale, sz(2), sz(3));
+    [b, t] = first_over (per_step, tol);
+    [seq, t0] = sequence_of (b, t, problem.cu_seqlens);
+    step = t - t0;                                      % 0-based in the sequence
+    [~, hc] = max (reshape (d3(b, t, :, :), [], 1));
+    [h, c] = ind2sub ([sz(3), size(d3, 4)], hc);
+    where = sprintf (['first divergence: sequence %d, chunk %d, step %d of the chunk ' ...
+                      '(t = %d of the sequence), head %d, channel %d (error %.3g, %.3g x rms)%s'], ...
+                     seq, floor (step / problem.chunk_size), mod (step, problem.chunk_size), ...
+                     step, h - 1, c - 1, d3(b, t, h, c), per_step(b, t), ...
+                     heads_over (d3, 3, scale, tol));
   end
-  sz = [size(d), 1, 1];
-  d3 = reshape (d, sz(1), sz(2), sz(3), []);             % B, T, heads, channels
-  per_step = sqrt (mean (mean (d3 .^ 2, 4), 3)) / scale; % B x T
-  err_map = reshape (sqrt (mean (mean (d3 .^ 2, 4), 1)) / scale, sz(2), sz(3));  % T x heads
-  [bs, ts] = find (per_step > tol);
-  if (isempty (bs))
-    [~, i] = max (per_step(:));
-    [bs, ts] = ind2sub (size (per_step), i);
-  end
-  order = sortrows ([bs(:), ts(:)]);
-  b = order(1, 1);
-  t = order(1, 2);
-  [seq, t0] = sequence_of (b, t, problem.cu_seqlens);
-  step = t - t0;                                         % 0-based in the sequence
-  [~, hc] = max (reshape (d3(b, t, :, :), [], 1));
-  [h, c] = ind2sub ([sz(3), size(d3, 4)], hc);
-  where = sprintf (['first divergence: sequence %d, chunk %d, step %d of the chunk ' ...
-                    '(t = %d of the sequence), head %d, channel %d (error %.3g, %.3g x rms)'], ...
-                   seq, floor (step / problem.chunk_size), mod (step, problem.chunk_size), ...
-                   step, h - 1, c - 1, d3(b, t, h, c), per_step(b, t));
 end
 
-function yes = has_steps (name)
-  yes = ~any (strcmp (name, {'ht', 'dh0', 'h', 'dh', 'dA_log', 'ddt_bias'}));
+function [i, j] = first_over (e, tol)
+  % the first entry (rows first: sequence, then time or chunk) above tol,
+  % else the largest
+  [is, js] = find (e > tol);
+  if (isempty (is))
+    [~, k] = max (e(:));
+    [is, js] = ind2sub (size (e), k);
+  end
+  order = sortrows ([is(:), js(:)]);
+  i = order(1, 1);
+  j = order(1, 2);
+end
+
+function s = heads_over (d, dim, scale, tol)
+  % '; failing heads: 0, 2' for the heads (dimension dim) above tol
+  others = setdiff (1:ndims (d), dim);
+  e = d .^ 2;
+  for k = others
+    e = mean (e, k);
+  end
+  bad = find (sqrt (e(:)) / scale > tol) - 1;
+  s = '';
+  if (~isempty (bad))
+    s = sprintf ('; failing heads: %s', strjoin (arrayfun (@num2str, bad(:)', ...
+                                                         'UniformOutput', false), ', '));
+  end
+end
+
+function [seq, chunk] = chunk_of (b, n, problem)
+  % 0-based sequence and chunk of chunk n (1-based) of batch entry b
+  cu = problem.cu_seqlens;
+  if (isempty (cu))
+    seq = b - 1;
+    chunk = n - 1;
+    return;
+  end
+  first = [0, cumsum(ceil (diff (cu) / problem.chunk_size))];   % chunks before each sequence
+  seq = find (first < n, 1, 'last') - 1;
+  chunk = n - 1 - first(seq + 1);
 end
 
 function [seq, t0] = sequence_of (b, t, cu)

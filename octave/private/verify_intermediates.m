@@ -1,6 +1,6 @@
 % VERIFY_INTERMEDIATES  FLA's forward intermediates from this library's aux.
 %
-%   [ref, notes] = verify_intermediates (op, t, ref, aux, problem, nb)
+%   ref = verify_intermediates (op, t, ref, aux, problem, nb)
 %
 %   Adds to ref (FLA layout) those of g_cumsum, Akk, Aqk, w, u, v_new, h
 %   that the dump t holds, converting the conventions (docs/conventions.md):
@@ -11,8 +11,7 @@
 %   nb: FLA's batch size B.  The backward's intermediates (dh, dAqk, dAkk,
 %   dw, du, dv_new): verify_bwd_intermediates.
 
-function [ref, notes] = verify_intermediates (op, t, ref, aux, problem, nb)
-  notes = {};
+function ref = verify_intermediates (op, t, ref, aux, problem, nb)
   conv = {'Op', op, 'StateVFirst', problem.state_v_first, 'Batch', nb};
   bt = problem.chunk_size;
   if (isfield (t, 'g_cumsum'))

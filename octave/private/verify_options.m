@@ -4,8 +4,8 @@
 %
 %   meta: the struct of meta.json (FLA's option names plus 'dtype'); t: the
 %   dump's tensors (A_log, dt_bias and cu_seqlens may be tensors).  opts:
-%   Name, Value cell for kda_chunk / kda_chunk_bwd; problem: dtype,
-%   chunk_size, state_v_first, cu_seqlens, sizes; notes: lines for the
+%   Name, Value cell for kda_chunk / kda_chunk_bwd; problem: chunk_size,
+%   state_v_first, cu_seqlens (the dtype: verify_dtype); notes: lines for the
 %   report.  A key not in the table below is an error (OP:badOption): a
 %   misspelt option must not be silently dropped.
 %     scale -> 'Scale'   chunk_size -> 'ChunkSize'   cu_seqlens -> 'CuSeqlens'
@@ -15,7 +15,7 @@
 %     use_beta_sigmoid_in_kernel -> 'BetaSigmoid'
 %     allow_neg_eigval -> 'AllowNegEigval'
 %     state_v_first: the dump's states are [.., V, K] (layout only)
-%     output_final_state: informational;  dtype: the kernel's compute dtype
+%     output_final_state: informational;  dtype: verify_dtype
 
 function [opts, problem, notes] = verify_options (op, meta, t)
   known = {'scale', 'chunk_size', 'cu_seqlens', 'use_qk_l2norm_in_kernel', ...
@@ -28,10 +28,6 @@ function [opts, problem, notes] = verify_options (op, meta, t)
            strjoin (bad', ', '), strjoin (known, ', '));
   end
   mv = @(key, default) meta_value (meta, key, default);
-  problem.dtype = mv ('dtype', 'float32');
-  if (~any (strcmp (problem.dtype, {'float64', 'float32', 'bfloat16', 'float16'})))
-    error ([op ':badOption'], 'meta.json: dtype ''%s'' (float64, float32, bfloat16, float16)', problem.dtype);
-  end
   problem.chunk_size = mv ('chunk_size', 64);
   problem.state_v_first = logical (mv ('state_v_first', false));
   problem.cu_seqlens = mv ('cu_seqlens', []);
@@ -40,9 +36,6 @@ function [opts, problem, notes] = verify_options (op, meta, t)
   end
   problem.cu_seqlens = problem.cu_seqlens(:)';
   notes = {};
-  if (~isfield (meta, 'dtype'))
-    notes{end + 1} = 'meta.json has no dtype: float32 assumed.';
-  end
   l2norm = logical (mv ('use_qk_l2norm_in_kernel', false));
   opts = {'ChunkSize', problem.chunk_size, 'UseQKL2Norm', l2norm, ...
           'BetaSigmoid', logical(mv ('use_beta_sigmoid_in_kernel', false)), ...

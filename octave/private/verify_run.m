@@ -1,26 +1,58 @@
 % VERIFY_RUN  The work of kda_verify and gdn_verify.
 %
-%   [ok, report] = verify_run (op, dump)
+%   [ok, report] = verify_run (op, dump, out)
 %
-%   op: 'kda' or 'gdn'; dump: a folder or a struct (see kda_verify).
+%   op: 'kda' or 'gdn'; dump: a folder or a struct (see kda_verify); out:
+%   the folder the report and heat maps go to ('' for none; [] for the
+%   dump folder).  Every error is rethrown with its identifier and a
+%   message that starts with OP_verify.
 
-function [ok, report] = verify_run (op, dump)
+function [ok, report] = verify_run (op, dump, out)
+  fn = [op '_verify'];
+  try
+    [ok, report] = run (fn, op, dump, out);
+  catch err
+    error (struct ('message', prefixed (fn, err.message), 'identifier', identifier (op, err), ...
+                   'stack', err.stack));
+  end
+end
+
+function [ok, report] = run (fn, op, dump, out)
+  if (ischar (dump))
+    refuse_unreadable (fn, dump);
+  end
   [t, meta, dtypes, folder] = verify_read (dump);
+  if (~isnumeric (out) || ~isempty (out))       % the caller names the folder
+    folder = out;
+    if (~isempty (folder) && ~exist (folder, 'dir'))
+      error ('la:badFile', '%s: ReportDir ''%s'' is no folder', fn, folder);
+    end
+  end
+  [t, dtypes] = exact_names (t, dtypes);
+  need = {'q', 'k', 'v', 'g', 'beta'};
+  missing = need(~isfield (t, need));
+  if (~isempty (missing))
+    error ('la:badFile', '%s: the dump lacks the input(s) %s (found: %s)', fn, ...
+           strjoin (missing, ', '), strjoin (fieldnames (t)', ', '));
+  end
   [meta, decode] = verify_decode ('meta', t, meta);   % a fused recurrent decode call?
   [opts, problem, notes] = verify_options (op, meta, t);
+  [problem.dtype, dtype_note] = verify_dtype (fn, op, meta, t, dtypes);
+  notes = [{dtype_note}, notes];
   if (isempty (decode))
-    [ref, more] = verify_compute (op, t, opts, problem);
+    verify_layout (fn, op, t, problem);
+    [ref, unchecked] = verify_compute (op, t, opts, problem);
     problem.expected = verify_expected (op, t, opts, problem, ref);
   else
-    [ref, more, dec] = verify_decode ('compute', op, t, opts, problem, decode);
+    [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
+    notes = [notes, more];
     problem.expected = struct ();
   end
-  notes = [notes, more];
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];
   for i = 1:numel (names)
-    [tol, expected, rule] = verify_tolerance (problem.dtype, names{i}, problem);
-    row = verify_compare (names{i}, ref.(names{i}), t.(names{i}), tol, problem);
+    [tol, warn_tol, expected, rule] = verify_tolerance (problem.dtype, names{i}, problem);
+    row = verify_compare (names{i}, ref.(names{i}), t.(names{i}), tol, warn_tol, problem);
     row.expected = expected;   % what a correct kernel of that dtype gets
     row.rule = rule;
     rows = [rows; row];  %#ok<AGROW>
@@ -29,14 +61,81 @@ function [ok, report] = verify_run (op, dump)
     rows = verify_decode ('locate', rows, ref, t, dec);   % sequence, step, slot
   end
   if (isempty (rows))
-    error ('la:badFile', 'the dump holds no output to check (o, ht, dq, ...)');
+    error ('la:badFile', '%s: the dump holds no output to check (o, ht, dq, ...)', fn);
   end
+  rows = verify_precision (rows, t, dtypes, problem.dtype);
+  rows = states_from_h (rows);
+  verdict = verdict_of (rows, unchecked);
   stored = unique (struct2cell (dtypes));
   notes{end + 1} = sprintf ('Stored dtypes in the dump: %s.', strjoin (stored', ', '));
-  text = verify_report (op, rows, notes, problem, folder);
-  ok = all ([rows.pass]);
-  report = struct ('ok', ok, 'rows', rows, 'notes', {notes}, 'markdown', text, 'file', '');
-  if (~isempty (folder))
-    report.file = fullfile (folder, 'verify_report.md');
+  [text, file] = verify_report (op, verdict, rows, unchecked, notes, problem, folder);
+  ok = ~strcmp (verdict, 'fail');
+  report = struct ('ok', ok, 'verdict', verdict, 'rows', rows, 'unchecked', unchecked, ...
+                   'notes', {notes}, 'dtype', problem.dtype, 'markdown', text, 'file', file);
+end
+
+function verdict = verdict_of (rows, unchecked)
+  % fail: a tensor fails or a gradient went unchecked; warn: a tensor warns
+  % or anything else went unchecked; else pass
+  levels = [{rows.status}, {unchecked.severity}];
+  verdict = 'pass';
+  if (any (strcmp (levels, 'fail')))
+    verdict = 'fail';
+  elseif (any (strcmp (levels, 'warn')))
+    verdict = 'warn';
+  end
+end
+
+function rows = states_from_h (rows)
+  % a wrong final state (or dh0) points at the first wrong chunk of h (dh)
+  pairs = {'ht', 'h'; 'dh0', 'dh'};
+  for i = 1:size (pairs, 1)
+    s = find (strcmp ({rows.name}, pairs{i, 1}));
+    h = find (strcmp ({rows.name}, pairs{i, 2}));
+    if (~isempty (s) && ~isempty (h) && ~strcmp (rows(s).status, 'pass') ...
+        && ~strcmp (rows(h).status, 'pass'))
+      rows(s).where = sprintf ('%s; the dump''s %s: %s', rows(s).where, pairs{i, 2}, rows(h).where);
+    end
+  end
+end
+
+function [t, dtypes] = exact_names (t, dtypes)
+  % a reader that renamed the Python keyword `do` (jsondecode's xDo)
+  if (isfield (t, 'xDo') && ~isfield (t, 'do'))
+    t.do = t.xDo;
+    dtypes.do = dtypes.xDo;
+    t = rmfield (t, 'xDo');
+    dtypes = rmfield (dtypes, 'xDo');
+  end
+end
+
+function refuse_unreadable (fn, folder)
+  % files that hold tensors this library cannot read: say so, never ignore them
+  kinds = {'*.pt', '*.pth', '*.bin', '*.ckpt', '*.pkl', '*.pickle', '*.h5', '*.hdf5'};
+  for i = 1:numel (kinds)
+    files = dir (fullfile (folder, kinds{i}));
+    if (~isempty (files))
+      error ('la:badFile', ['%s: %s is a %s file, which this library does not read (torch.save ' ...
+             'and pickle files run code to load; HDF5 needs a library): write the dump with ' ...
+             'validation/python/kdagdn_dump.py (safetensors), numpy.save or scipy.io.savemat, ' ...
+             'and move %s out of the dump folder'], fn, fullfile (folder, files(1).name), ...
+             kinds{i}(3:end), files(1).name);
+    end
+  end
+end
+
+function msg = prefixed (fn, msg)
+  % "la_mex: kda_chunk: ..." or "meta.json: ..." -> "kda_verify: ..."
+  if (strncmp (msg, [fn ':'], numel (fn) + 1))
+    return;
+  end
+  msg = regexprep (msg, '^(error: )?(la_mex: )?', '');
+  msg = [fn ': ' msg];
+end
+
+function id = identifier (op, err)
+  id = err.identifier;
+  if (isempty (id))
+    id = [op ':badDump'];
   end
 end

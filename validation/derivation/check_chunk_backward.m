@@ -222,7 +222,7 @@ function res = check_chunk_backward ()
   end
 
   %% section 'memory': the store of section 8, measured in the C core (drv_peak_rows)
-  res = [res, drv_peak_rows(48)];
+  res = [res, drv_peak_rows(63)];
   [~, ix] = sort ([res.eq]);
   res = res(ix);
 end

@@ -1,5 +1,5 @@
 function res = check_chunk_forward ()
-  % res = check_chunk_forward (): reproduce eq. (21)-(34) of
+  % res = check_chunk_forward (): reproduce eq. (21)-(34), (64), (65) of
   % docs/chunk_forward.md from random inputs, in double: every quantity of the
   % chunked forward, written in plain Octave from the equations
   % (drv_chunk_fwd), is checked against what the recurrence implies, and,
@@ -128,6 +128,39 @@ function res = check_chunk_forward ()
   else
     res(end+1) = drv_skip (26, 'A, w, u, v_new: plain vs aux (C core)', F, tcore, why);
   end
+
+  %% section 'WY/UT identity': (64) Phi_c ... Phi_1 = Diag(gamma) - K_C' w, (65) A^-1, Akk
+  r64 = 0; r65 = 0; r64g = 0;
+  for n = 1:numel (aux)
+    a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
+    Phi = eye (K);
+    for t = idx
+      Phi = (eye (K) - d.beta(t) * d.k(:, t) * d.k(:, t)') * diag (exp (d.g(:, t))) * Phi;
+    end
+    r64 = max (r64, la_ratio (Phi, diag (a.gamma) - a.KC' * a.w));
+    b = d.beta(idx)';
+    Tut = diag (1 ./ b) + tril (a.M, -1);                  % the UT transform's T
+    Akk = inv (eye (c) + a.A_raw);                          % FLA's Akk, without beta
+    r65 = max ([r65, la_ratio(inv (a.A), Tut), la_ratio(a.A, Akk * diag (b))]);
+  end
+  % GDN (scalar gate), and no gate at all: the compact WY form I + W Y'
+  dn = drv_data (K, V, T, true, -2, 41);
+  [~, ~, auxn] = drv_chunk_fwd (dn.q, dn.k, dn.v, dn.g, dn.beta, dn.S0, dn.s, C);
+  [~, ~, aux0] = drv_chunk_fwd (dn.q, dn.k, dn.v, 0 * dn.g, dn.beta, dn.S0, dn.s, C);
+  for n = 1:numel (auxn)
+    idx = auxn(n).t0:auxn(n).t0 + auxn(n).len - 1;
+    Phi = eye (K);  Hh = eye (K);
+    for t = idx
+      Phi = (eye (K) - dn.beta(t) * dn.k(:, t) * dn.k(:, t)') * exp (dn.g(t)) * Phi;
+      Hh = (eye (K) - dn.beta(t) * dn.k(:, t) * dn.k(:, t)') * Hh;
+    end
+    W = -aux0(n).KC' * aux0(n).A;  Y = aux0(n).KC';
+    r64g = max ([r64g, la_ratio(Phi, diag (auxn(n).gamma) - auxn(n).KC' * auxn(n).w), ...
+                 la_ratio(Hh, eye (K) + W * Y')]);
+  end
+  res(end+1) = drv_row (64, 'product of the transitions of a chunk = Diag(gamma) - K_C^T w (KDA, every chunk)', F, r64, tol);
+  res(end+1) = drv_row (64, 'the same for GDN; without gates the WY form I + W Y^T, W = -K^T A, Y = K^T', F, r64g, tol);
+  res(end+1) = drv_row (65, 'A^-1 = Diag(1/beta) + strict_lower(M) (UT transform); A = Akk Diag(beta)', F, r65, tol);
 
   %% section 'output': (29) Aqk, (30) O, (31) carried state
   r29 = 0; r30 = 0; r31 = 0;

@@ -1,5 +1,6 @@
 function res = check_stability ()
-  % res = check_stability (): reproduce eq. (49)-(54) of docs/stability.md:
+  % res = check_stability (): reproduce eq. (49)-(54) of docs/stability.md
+  % (and the rounding model (69) of docs/emulation.md):
   % where the factorised gated product overflows, that the sub-block
   % reference-point scheme with running products never forms a factor above
   % 1, its rounding and underflow bounds in single precision, and the
@@ -129,6 +130,17 @@ function res = check_stability ()
   else
     res(end+1) = drv_skip (54, 'kda_chunk / kda_chunk_bwd single (C core) vs double, strong gates', F, 1e-4, why);
   end
+  %% section 'rounding model': (69) rms relative error of one rounding = eps_f / sqrt(8 ln 2)
+  rand ('state', 69);
+  x = 2 .^ (16 * rand (1, 1e6) - 8);                  % significands log-uniform, 16 binades
+  r = 0;
+  for f = {'bf16', 'fp16'; 2^-8, 2^-11}
+    rel = (double (ref_round (x, f{1})) - double (single (x))) ./ double (single (x));
+    r = max (r, abs (sqrt (mean (rel .^ 2)) / (f{2} / sqrt (8 * log (2))) - 1));
+  end
+  res(end+1) = drv_row (69, 'rms relative error of one rounding to bf16, fp16 vs eps_f / sqrt(8 ln 2) (relative difference)', ...
+                        'docs/emulation.md', r, 0.01);
+
   [~, ix] = sort ([res.eq]);
   res = res(ix);
 end

@@ -9,7 +9,7 @@ function res = drv_peak_rows (eq)
   %    the same number R for every (T, C) (residual: its spread, in states of
   %    K x V4; bound 0); and R, the step's own workspace (one working state
   %    and a few vectors of K or V4), at most 3 states.
-  %  eq = 48, the chunked backward's store (docs/chunk_backward.md, Memory):
+  %  eq = 63, the chunked backward's store (docs/chunk_backward.md, Memory):
   %    for each C, over T, peak/8 minus ceil(T/C) (K V + 3 C^2 + C (max(K, V) + V))
   %    must not depend on T (residual: its spread, in elements, bound 0); and
   %    that rest, the one-chunk workspace, at most 16 (K V + C (K + V) + C^2).

@@ -11,7 +11,12 @@ function [rows, figs] = lab_emulation (mode, figdir)
 %   information row per point and tensor group: o; dq, dk, dv (the largest);
 %   dg, dbeta (the largest), each beside FLA's test threshold for it (0.005,
 %   0.008, 0.02).  Checks: the rounding of the core agrees with ref_round on
-%   every input, and fp16 is below bf16 at every point.  figs: one figure.
+%   every input, fp16 is below bf16 at every point, and the emulated
+%   backward's error lies, for every gradient, between 0.8 x that of
+%   storing the exact gradient once in the format and 4 x that of the
+%   emulated plain reference (lab_ref_backward in single with every state
+%   and state gradient rounded to the format at every step: a plain kernel
+%   that keeps them in 16 bits).  figs: one figure.
 
   quick = strcmp (mode, 'quick');
   if (quick)
@@ -36,7 +41,11 @@ function [rows, figs] = lab_emulation (mode, figdir)
         s = x(i);
       end
       for f = 1:2
-        [E{w}(i, :, f), rows] = run_point (K, T, s, fmts{f}, 10 * w + i, rows);
+        [E{w}(i, :, f), rows, br] = run_point (K, T, s, fmts{f}, 10 * w + i, rows);
+        rows(end+1) = lab_row ('emulation', sprintf (['%s backward between stored-once and ' ...
+                               'the emulated plain reference, T=%d, s=%g'], fmts{f}, T, s), ...
+                               br, 1, ['max over dq dk dv dg dbeta of emulated / (4 plain) ' ...
+                               'and 0.8 stored / emulated']); %#ok<AGROW>
         for j = 1:3
           rows(end+1) = lab_row ('emulation', sprintf ('%s %s, T=%d, s=%g (FLA threshold %g)', ...
                                  fmts{f}, groups{j}, T, s, fla(j)), E{w}(i, j, f), NaN); %#ok<AGROW>
@@ -52,8 +61,9 @@ function [rows, figs] = lab_emulation (mode, figdir)
   figs = plot_expected (sweeps, E, fmts, fla, groups, Tg, figdir);
 end
 
-function [e, rows] = run_point (K, T, s, fmt, seed, rows)
-  % e: [o, max(dq, dk, dv), max(dg, dbeta)] of the emulated run
+function [e, rows, br] = run_point (K, T, s, fmt, seed, rows)
+  % e: [o, max(dq, dk, dv), max(dg, dbeta)] of the emulated run; br: the
+  % bracket of the emulated backward (<= 1: inside)
   rand ('state', seed);  randn ('state', seed);
   H = 2;
   r = @(x) double (ref_round (x, fmt));
@@ -68,6 +78,22 @@ function [e, rows] = run_point (K, T, s, fmt, seed, rows)
   [de{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, [], 'Emulate', fmt);
   ed = cellfun (@la_ratio, d, de);
   e = [la_ratio(o, oe), max(ed(1:3)), max(ed(4:5))];
+  % the emulated plain reference, head by head, and the exact result stored once
+  rs = @(x) double (ref_round (single (x), fmt));
+  pl = cell (1, 5);
+  for h = 1:H
+    c = cell (1, 6);
+    [c{:}] = lab_ref_backward ('kda', single (q(:, :, h)), single (k(:, :, h)), ...
+        single (v(:, :, h)), single (g(:, :, h)), single (beta(:, h)), zeros (K, K, 'single'), ...
+        single (1 / sqrt (K)), single (dout(:, :, h)), [], rs);
+    for j = 1:5
+      pl{j} = cat (3 - (j == 5), pl{j}, rs (c{j}));
+    end
+  end
+  pl{5} = reshape (pl{5}, size (d{5}));
+  ep = cellfun (@la_ratio, d, pl);
+  es = cellfun (@(x) la_ratio (x, r (x)), d);
+  br = max ([ed ./ (4 * ep), 0.8 * es ./ ed]);
 end
 
 function row = check_rounding (fmt)

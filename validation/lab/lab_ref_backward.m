@@ -1,4 +1,4 @@
-function [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, S0, s, dO, dST)
+function [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, S0, s, dO, dST, rnd)
 % LAB_REF_BACKWARD  Independent plain-Octave backward of one KDA / GDN head.
 %
 %   [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, S0, s, dO, dST)
@@ -17,7 +17,15 @@ function [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, 
 %   inputs, so the same code run in single estimates its own rounding error.
 %   States are kept every CK = 64 steps and recomputed inside each segment,
 %   so memory stays at T/64 states.
+%
+%   lab_ref_backward (..., rnd): rnd, a function handle (e.g. @(x) ref_round
+%   (x, 'bf16')), rounds every state S_t and every dS after a step, as a
+%   plain kernel that stores them in a 16-bit format would: the emulated
+%   plain reference of the lab's emulation section.
 
+  if (nargin < 11 || isempty (rnd))
+    rnd = @(x) x;
+  end
   is_kda = strcmp (op, 'kda');
   [K, T] = size (q);
   V = size (v, 1);
@@ -37,7 +45,7 @@ function [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, 
   for n = 1:nseg
     Sck(:, :, n) = S;
     for t = (n - 1) * CK + 1:min (n * CK, T)
-      S = ref_step (S, k, v, g, beta, t, is_kda);
+      S = rnd (ref_step (S, k, v, g, beta, t, is_kda));
     end
   end
   dq = zeros (size (q), class (q));  dk = dq;
@@ -49,7 +57,7 @@ function [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, 
     Sseg = zeros (K, V, t1 - t0 + 2, class (q));   % S_{t0-1} .. S_{t1}
     Sseg(:, :, 1) = Sck(:, :, n);
     for t = t0:t1
-      Sseg(:, :, t - t0 + 2) = ref_step (Sseg(:, :, t - t0 + 1), k, v, g, beta, t, is_kda);
+      Sseg(:, :, t - t0 + 2) = rnd (ref_step (Sseg(:, :, t - t0 + 1), k, v, g, beta, t, is_kda));
     end
     for t = t1:-1:t0
       Sprev = Sseg(:, :, t - t0 + 1);  St = Sseg(:, :, t - t0 + 2);
@@ -75,7 +83,7 @@ function [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, 
       else
         dg(t) = a * sum (da);
       end
-      dS = a .* dSp;
+      dS = rnd (a .* dSp);
     end
   end
   dS0 = dS;

@@ -36,8 +36,11 @@ MEX = 'octave/private/la_mex.mex'
 # the gateway and its copies that serve the decode path's functions (the
 # Makefile's PUBLIC_MEX): a mutant must reach every one
 MEX_ALL = [MEX, 'octave/kda_recurrent.mex', 'octave/gdn_recurrent.mex']
-# Single-threaded runs: two mutants share the machine's cores.
+# The lab runs first on one thread (two mutants share the machine's cores),
+# then, if the mutant survives, on two: races and the schedules that split
+# heads or value columns between threads exist only there.
 ENV = dict(os.environ, OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1')
+THREADS = ('1', '2')
 
 
 def unescape(s):
@@ -78,13 +81,15 @@ def read_reasons(path):
     return reasons
 
 
-def run(cmd, cwd, timeout, log):
-    """Run cmd, append its output to log; return the exit code (None: timed out)."""
+def run(cmd, cwd, timeout, log, threads='1'):
+    """Run cmd on `threads` OpenMP threads, append its output to log; return
+    the exit code (None: timed out)."""
     with open(log, 'a') as out:
-        out.write('$ %s\n' % ' '.join(cmd))
+        out.write('$ OMP_NUM_THREADS=%s %s\n' % (threads, ' '.join(cmd)))
         out.flush()
         try:
-            return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=ENV,
+            return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                                  env=dict(ENV, OMP_NUM_THREADS=threads),
                                   timeout=timeout).returncode
         except subprocess.TimeoutExpired:
             out.write('TIMEOUT after %d s\n' % timeout)
@@ -110,10 +115,13 @@ class Slot:
             self.dirty = None
 
 
-def parse_lab(log):
-    """Per section: 'killed', 'passed', 'crashed' (died inside it); order kept."""
+def parse_lab(log, start=0):
+    """Per section: 'killed', 'passed', 'crashed' (died inside it); order kept;
+    from byte `start` of the log on."""
     status, order, current = {}, [], None
-    for line in open(log, errors='replace'):
+    f = open(log, errors='replace')
+    f.seek(start)
+    for line in f:
         # section names may hold spaces ('gate gradient')
         m = re.match(r'\[(\d+)/(\d+)\] ([^:]+): (\d+) checks, (\d+) failed', line)
         if m:
@@ -145,15 +153,25 @@ def mutate(slot, m, args, log):
 
 
 def lab(slot, m, args, log):
+    """The lab on one thread, then (if the mutant survives) on two; a section
+    of the two-thread run is named 'NAME (2 threads)'."""
     t0 = time.time()
     ev = "cd validation; run_validation('%s', 'failfast');" % args.mode
-    rc = run(OCTAVE + ['--eval', ev], slot.dir, args.lab_timeout, log)
-    status, order, current = parse_lab(log)
-    if current is not None:      # died or timed out inside a section
-        status[current] = 'timeout' if rc is None else 'crashed'
-    killed = any(s != 'passed' for s in status.values()) or rc != 0
-    return dict(result='killed' if killed else 'survived', sections=status, order=order,
-                seconds=time.time() - t0, rc=rc)
+    status, order = {}, []
+    for th in args.threads:
+        start = os.path.getsize(log)
+        rc = run(OCTAVE + ['--eval', ev], slot.dir, args.lab_timeout, log, th)
+        st, od, current = parse_lab(log, start)
+        if current is not None:      # died or timed out inside a section
+            st[current] = 'timeout' if rc is None else 'crashed'
+        tag = '' if th == '1' else ' (%s threads)' % th
+        status.update({k + tag: v for k, v in st.items()})
+        order += [k + tag for k in od]
+        if any(s != 'passed' for s in st.values()) or rc != 0:
+            return dict(result='killed', sections=status, order=order,
+                        seconds=time.time() - t0, rc=rc)
+    return dict(result='survived', sections=status, order=order, seconds=time.time() - t0,
+                rc=rc)
 
 
 def octave_tests(slot, args, log):
@@ -246,11 +264,18 @@ def main():
     ap.add_argument('--check', action='store_true',
                     help='only list stale mutants (no build, no lab); exit 1 if any')
     ap.add_argument('--no-unit', action='store_true', help='skip the unit tests of survivors')
+    ap.add_argument('--threads', default=','.join(THREADS),
+                    help='the lab runs on these thread counts in turn (default 1,2)')
+    ap.add_argument('--sections', default='',
+                    help='only these lab sections (LAB_SECTIONS, comma-separated)')
     # -O1 compiles the templates about 7 times faster than -O3; the baseline
     # below checks that the lab passes with it
     ap.add_argument('--opt', default='-O1 -march=native')
     args = ap.parse_args()
     ENV['OPT'] = args.opt      # also for the makes the lab runs (build/flops_driver)
+    args.threads = args.threads.split(',')
+    if args.sections:
+        ENV['LAB_SECTIONS'] = args.sections
     table = read_table(os.path.join(HERE, 'mutants.tsv'))
     if args.ids:
         unknown = set(args.ids) - {m['id'] for m in table}

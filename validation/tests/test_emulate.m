@@ -103,7 +103,7 @@
 %!error <not an option of kda_recurrent \(only of kda_chunk, kda_chunk_bwd, gdn_chunk, gdn_chunk_bwd\)>
 %! [q, k, v, g, beta] = data_ ('kda', 8);
 %! kda_recurrent (q, k, v, g, beta, 'Emulate', 'bf16');
-%!error <'Emulate' must be 'none', 'bf16' or 'fp16'>
+%!error <'Emulate' must be 'none', 'bf16', 'fp16' or 'tf32'>
 %! [q, k, v, g, beta] = data_ ('kda', 8);
 %! kda_chunk (q, k, v, g, beta, 'Emulate', 'fp8');
 
@@ -135,5 +135,5 @@
 %! addpath (fullfile (fileparts (which ('test_emulate')), '..', 'lab'));
 %! [rows, figs] = lab_emulation ('quick', '');
 %! checks = rows(~isnan ([rows.bound]));
-%! assert (numel (checks) == 6 && all ([checks.pass]));
+%! assert (numel (checks) == 14 && all ([checks.pass]));
 %! assert (all (isfinite ([rows.value])) && numel (figs) == 1);

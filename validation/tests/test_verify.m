@@ -103,7 +103,8 @@
 %! end
 
 %!test
-%! % tensors of the dump that are not checked are named, with the reason
+%! % tensors of the dump that are not checked are named, with the reason, and
+%! % never pass: a backward tensor without do fails the dump, an unknown one warns
 %! s = struct ('q', randn (1, 8, 1, 4), 'k', randn (1, 8, 1, 4), 'v', randn (1, 8, 1, 3), ...
 %!             'g', -rand (1, 8, 1, 4), 'beta', rand (1, 8, 1), 'dh', zeros (1, 1, 1, 4, 3), ...
 %!             'qg', zeros (1, 8, 1, 4));
@@ -112,10 +113,14 @@
 %! s.o = la_to_fla ('o', o);
 %! s.meta = struct ('dtype', 'float64');
 %! [ok, report] = kda_verify (s);
-%! assert (ok);
-%! notes = strjoin (report.notes, ' ');
-%! assert (~isempty (strfind (notes, '`dh`: not checked')));
-%! assert (~isempty (strfind (notes, '`qg`: not checked')));
+%! assert (~ok && strcmp (report.verdict, 'fail'));
+%! assert ({report.unchecked.name}, {'dh', 'qg'});
+%! assert ({report.unchecked.severity}, {'fail', 'warn'});
+%! assert (~isempty (strfind (report.markdown, '`dh`: the dump has no `do`')));
+%! s = rmfield (s, 'dh');
+%! [ok, report] = kda_verify (s);
+%! assert (ok && strcmp (report.verdict, 'warn'));
+%! assert (~isempty (strfind (report.markdown, '`qg`: not a tensor this library computes')));
 
 %!test
 %! % the backward's intermediates (dh, dAqk, dAkk, dw, du, dv_new) are checked
