@@ -261,7 +261,9 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
     destroy_all(out, 3);
     fail_status(c, rc);
   }
-  if (!c->p.slots && (c->chunked || c->p.T >= LA_GROWTH_MIN_STEPS)) /* not a pool */
+  /* not for a pool's states nor a per-channel beta (la_mex_watch.c reads
+   * N states and one beta per step) */
+  if (!c->p.slots && !c->p.beta_per_channel && (c->chunked || c->p.T >= LA_GROWTH_MIN_STEPS))
     la_warn_state_growth(c, io.ht);
   if (c->chunked && !want_aux && nlhs > 2) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
   for (i = 0; i < 3; i++) {
