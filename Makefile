@@ -88,11 +88,11 @@ $(PUBLIC_MEX): $(MEX_OUT)
 
 # ---- tests -------------------------------------------------------------------
 # The core on its own: a C program, then the same under ASan + UBSan.
-$(BUILD)/test_core: mex/tests/test_core.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/test_core: mex/tests/test_core.c mex/tests/test_decode.inc.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-$(BUILD)/test_core_san: mex/tests/test_core.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/test_core_san: mex/tests/test_core.c mex/tests/test_decode.inc.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_CFLAGS) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
 

@@ -99,6 +99,7 @@
 %   Example:
 %     K = 16; V = 32; T = 100; HV = 2;
 %     q = randn (K, T); k = randn (K, T); v = randn (V, T, HV);
+%     k = k ./ sqrt (sum (k .^ 2, 1));          % unit keys
 %     g = randn (T, HV); beta = randn (T, HV);     % raw gates and logits
 %     a = log ([0.5; 2]);                        % ALog, one per value head
 %     opts = {'GateInKernel', true, 'ALog', a, 'BetaSigmoid', true};

@@ -17,7 +17,9 @@
 %                             j reads query/key head floor ((j-1)/(HV/H))+1)
 %     g      T x HV x B       gates in log space, one per step and head (<= 0
 %                             for a decay; raw with 'GateInKernel')
-%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid')
+%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid'),
+%            or V x T x HV x B  one per value channel: u_t = beta_t .* (v_t -
+%                             S'_t' * k_t) (FLA's per-channel [B,T,HV,V])
 %   q, k, v, g and beta are all single or all double; the work and every
 %   output are in that class.
 %
@@ -59,16 +61,33 @@
 %                                recurrent paths only
 %     GV              none       V x T x HV x B log gate per value (FLA's gv),
 %                                with GK's formula; recurrent paths only
+%     Slots           none       a state pool's slots (FLA's
+%                                ssm_state_indices; from 1, 0 = padding): N,
+%                                or Tmax x N per step; InitialState is the
+%                                pool, K x V x HV x slots
+%     AcceptedTokens  none       N counts (FLA's num_accepted_tokens):
+%                                sequence n starts from slot
+%                                Slots(AcceptedTokens(n), n)
+%     UpdatePool      true       with Slots: S is the pool with each step's
+%                                state in its slot (FLA's
+%                                inplace_final_state); false: S is every
+%                                step's state, K x V x HV x T x B
 %
 %   Outputs:
 %     o      V x T x HV x B   the outputs o_t
 %     S      K x V x HV x N   the final states S_T (V x K x HV x N with
 %                             'StateLayout', 'VK'); N = B, or the number of
 %                             CuSeqlens sequences
+%            with 'Slots' (a state pool, docs/decode.md): the pool
+%            InitialState with every step's state written to its slot,
+%            all other slots unchanged; with 'UpdatePool', false: the state
+%            after every step, K x V x HV x T x B
 %
 %   Errors carry the identifiers gdn:nargin, gdn:nargout, gdn:badClass,
-%   gdn:badShape, gdn:badOption, gdn:badCuSeqlens and gdn:outOfMemory; the
-%   rules, the shapes and the classes in full: docs/api.md.
+%   gdn:badShape, gdn:badOption, gdn:badCuSeqlens, gdn:badSlot and
+%   gdn:outOfMemory; the rules, the shapes and the classes in full:
+%   docs/api.md; the decode options (Slots, AcceptedTokens, UpdatePool):
+%   docs/decode.md.
 %
 %   Example:
 %     K = 16; V = 32; T = 100; H = 2;

@@ -17,7 +17,9 @@
 %                             j reads query/key head floor ((j-1)/(HV/H))+1)
 %     g      K x T x HV x B   gates in log space, one per channel (<= 0
 %                             for a decay; raw with 'GateInKernel')
-%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid')
+%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid'),
+%            or V x T x HV x B  one per value channel: u_t = beta_t .* (v_t -
+%                             S'_t' * k_t) (FLA's per-channel [B,T,HV,V])
 %   q, k, v, g and beta are all single or all double; the work and every
 %   output are in that class.
 %
@@ -54,16 +56,33 @@
 %                                in (0, 2)
 %     StateLayout     'KV'       'KV' or 'VK': states (InitialState, S, dS,
 %                                dS0) are K x V or V x K per head
+%     Slots           none       a state pool's slots (FLA's
+%                                ssm_state_indices; from 1, 0 = padding): N,
+%                                or Tmax x N per step; InitialState is the
+%                                pool, K x V x HV x slots
+%     AcceptedTokens  none       N counts (FLA's num_accepted_tokens):
+%                                sequence n starts from slot
+%                                Slots(AcceptedTokens(n), n)
+%     UpdatePool      true       with Slots: S is the pool with each step's
+%                                state in its slot (FLA's
+%                                inplace_final_state); false: S is every
+%                                step's state, K x V x HV x T x B
 %
 %   Outputs:
 %     o      V x T x HV x B   the outputs o_t
 %     S      K x V x HV x N   the final states S_T (V x K x HV x N with
 %                             'StateLayout', 'VK'); N = B, or the number of
 %                             CuSeqlens sequences
+%            with 'Slots' (a state pool, docs/decode.md): the pool
+%            InitialState with every step's state written to its slot,
+%            all other slots unchanged; with 'UpdatePool', false: the state
+%            after every step, K x V x HV x T x B
 %
 %   Errors carry the identifiers kda:nargin, kda:nargout, kda:badClass,
-%   kda:badShape, kda:badOption, kda:badCuSeqlens and kda:outOfMemory; the
-%   rules, the shapes and the classes in full: docs/api.md.
+%   kda:badShape, kda:badOption, kda:badCuSeqlens, kda:badSlot and
+%   kda:outOfMemory; the rules, the shapes and the classes in full:
+%   docs/api.md; the decode options (Slots, AcceptedTokens, UpdatePool):
+%   docs/decode.md.
 %
 %   Example:
 %     K = 16; V = 32; T = 100; H = 2;
@@ -137,3 +156,28 @@ end
 %!   last = o(:, 101:end);
 %!   fprintf ('gate -%-5g  rms (o_t), t > 100: %.3f\n', s, sqrt (mean (last(:) .^ 2)));
 %! end
+
+%!demo
+%! % decode as a server runs it (docs/decode.md, section 4): a speculative
+%! % step in a state pool.  Slot 2 holds the sequence's state; a draft of 4
+%! % tokens writes its states to slots 2..5; 2 are accepted, and the next
+%! % call starts from slot 3 (AcceptedTokens 2).  Slot 1 is another
+%! % sequence's and keeps its bits.
+%! K = 8; V = 8; HV = 2;
+%! q = randn (K, 8);  k = randn (K, 8);  k = k ./ sqrt (sum (k .^ 2));
+%! v = randn (V, 8, HV);  g = -0.3 * rand (K, 8, HV);  beta = rand (8, HV);
+%! pool = randn (K, V, HV, 5);
+%! slots = [2 3 4 5]';
+%! d = 1:4;  n = 5:8;
+%! [o, pool1] = kda_recurrent (q(:, d), k(:, d), v(:, d, :), g(:, d, :), beta(d, :), ...
+%!                             'InitialState', pool, 'Slots', slots);
+%! [o2, pool2] = kda_recurrent (q(:, n), k(:, n), v(:, n, :), g(:, n, :), beta(n, :), ...
+%!                              'InitialState', pool1, 'Slots', slots, 'AcceptedTokens', 2);
+%! changed = @(a, b) find (squeeze (any (any (any (a != b, 1), 2), 3)))';
+%! printf ('draft call:  slots written %s\n', mat2str (changed (pool, pool1)));
+%! printf ('next call:   slots written %s (started from slot 3)\n', mat2str (changed (pool1, pool2)));
+%! acc = [1 2 5 6 7 8];   % the accepted draft tokens, then the next four
+%! op = kda_recurrent (q(:, acc), k(:, acc), v(:, acc, :), g(:, acc, :), beta(acc, :), ...
+%!                     'InitialState', pool(:, :, :, 2));
+%! printf ('next call vs the plain call over the accepted tokens: max |diff| = %.1e\n', ...
+%!         max (abs (o2(:) - reshape (op(:, 3:6, :), [], 1))));

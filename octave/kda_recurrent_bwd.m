@@ -19,7 +19,9 @@
 %                             j reads query/key head floor ((j-1)/(HV/H))+1)
 %     g      K x T x HV x B   gates in log space, one per channel (<= 0
 %                             for a decay; raw with 'GateInKernel')
-%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid')
+%     beta   T x HV x B       write strengths (logits with 'BetaSigmoid'),
+%            or V x T x HV x B  one per value channel: u_t = beta_t .* (v_t -
+%                             S'_t' * k_t) (FLA's per-channel [B,T,HV,V])
 %     dout   V x T x HV x B   dL/do, the gradient of o
 %     dS     K x V x HV x N   dL/dS, the gradient of the final state (V x K
 %                             x HV x N with 'StateLayout', 'VK'); [] = zero

@@ -301,6 +301,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
+  if (p->beta_per_channel || p->slots) return LA_EARG; /* so are these */
   x.maxnc = 1;
   x.direct = la_direct_form(p);
   for (n = 0; n < p->N; n++) {

@@ -189,6 +189,7 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
+  if (p->beta_per_channel || p->slots) return LA_EARG; /* so are these */
   if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
     return LA_ENOMEM;
   LA_FN(chunk_number)(p, aux, first);

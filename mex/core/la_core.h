@@ -10,6 +10,8 @@
  *   v, o, do             V x T x HV x B
  *   g (KDA)              K x T x HV x B        g (GDN), beta:  T x HV x B
  *   h0, ht, dht, dh0     K x V x HV x N        (V x K x HV x N if state_vk)
+ *   (beta V x T x HV x B with beta_per_channel; h0, ht a state pool or
+ *   per-token states with slots: la_problem)
  *
  * Sequence n (0-based) is batch b = n, steps [0, T) when cu_seqlens is NULL,
  * and batch 0, steps [cu_seqlens[n], cu_seqlens[n+1]) otherwise.  Value head
@@ -80,6 +82,31 @@ typedef struct la_problem {
    * NULL: never interrupted. */
   int (*interrupted)(void *ctx);
   void *interrupt_ctx;
+  /* Decode as serving engines run it (docs/decode.md).
+   * beta_per_channel: beta (and dbeta) hold one write strength per value
+   * channel, V x T x HV x B like v (FLA's [B, T, HV, V]); recurrent paths
+   * only (the others answer LA_EARG). */
+  int beta_per_channel;
+  /* A state pool (recurrent forward only): with slots, h0 is a pool of
+   * pool_slots states (K x V x HV x pool_slots, NULL: zeros) and sequence n
+   * starts from slot slots[slot_steps n + a - 1], a = accepted[n] (1
+   * without accepted).  Slot numbers count from slot_base (FLA: 0, Octave:
+   * 1); a number below it is padding.  A sequence whose starting slot is
+   * padding is skipped: its o are zeros, nothing else is written.  With
+   * inplace, ht is the pool (h0 itself, or a copy of it) and the state after
+   * step t is written to slot slots[slot_steps n + t] (slot_steps == 1: to
+   * slots[n], so it ends holding the final state) unless that is padding;
+   * no other slot is touched.  Without inplace, ht receives the state after
+   * every step, K x V x HV x T x B (state layout; zeros for a skipped
+   * sequence).  la_problem_check refuses slots beyond the pool, accepted
+   * counts outside [1, slot_steps], and (inplace) a slot written by two
+   * sequences or written by one and read by another. */
+  const int64_t *slots;         /* slot_steps x N, or NULL: no pool       */
+  ptrdiff_t slot_steps;         /* 1, or >= the longest sequence          */
+  int64_t slot_base;
+  const int64_t *accepted;      /* N counts, or NULL                      */
+  ptrdiff_t pool_slots;
+  int inplace;
 } la_problem;
 
 /* Why la_problem_check refused a problem: an error identifier (without the

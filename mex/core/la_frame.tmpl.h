@@ -54,7 +54,7 @@ static int LA_FN(la_prep_fwd)(const la_problem *p, const void *q, const void *k,
   const ptrdiff_t nqk = p->K * p->T * p->H * p->B;   /* elements of q (checked) */
   const ptrdiff_t ncol = p->T * p->H * p->B;         /* columns of q   */
   const ptrdiff_t ngate = la_gate_dim(p) * p->T * p->HV * p->B;
-  const ptrdiff_t nsteps = p->T * p->HV * p->B;      /* elements of beta */
+  const ptrdiff_t nsteps = la_beta_dim(p) * p->T * p->HV * p->B; /* elements of beta */
   const ptrdiff_t l2 = p->qk_l2norm && !per_chunk, gik = p->gate_in_kernel && !per_chunk,
                   bsig = p->beta_sigmoid != 0;
   ptrdiff_t total;
@@ -154,7 +154,8 @@ static int LA_FN(la_bwd_end)(const la_problem *p, const la_bwd_io *io, LA_FN(la_
                                 (const real_t *)io->dt_bias, f->pp.g, (real_t *)io->dg,
                                 (real_t *)io->dA_log, (real_t *)io->ddt_bias);
   if (status == LA_OK && p->beta_sigmoid)
-    LA_FN(la_beta_bwd)(p, p->T * p->HV * p->B, (const real_t *)io->beta, (real_t *)io->dbeta);
+    LA_FN(la_beta_bwd)(p, la_beta_dim(p) * p->T * p->HV * p->B, (const real_t *)io->beta,
+                       (real_t *)io->dbeta);
   LA_FN(la_prep_free)(&f->pp);
   return status;
 }
@@ -180,7 +181,7 @@ static inline LA_FN(la_item) LA_FN(la_item_of)(const la_problem *p, const LA_FN(
   it.k = pp->k + la_off_qk(p, it.s, hv);
   it.v = (const real_t *)v + la_off_v(p, it.s, hv);
   it.g = pp->g + la_off_gate(p, it.s, hv);
-  it.beta = pp->beta + la_off_beta(p, it.s, hv);
+  it.beta = pp->beta + la_beta_dim(p) * la_off_beta(p, it.s, hv);
   it.h0 = h0 ? (const real_t *)h0 + la_off_state(p, n, hv) : NULL;
   return it;
 }
@@ -204,7 +205,7 @@ static inline LA_FN(la_item) LA_FN(la_item_bwd)(const la_problem *p, const LA_FN
   it.dk = f->dk + la_off_qk_expanded(p, it.s, hv);
   it.dv = (real_t *)io->dv + la_off_v(p, it.s, hv);
   it.dg = (real_t *)io->dg + la_off_gate(p, it.s, hv);
-  it.dbeta = (real_t *)io->dbeta + la_off_beta(p, it.s, hv);
+  it.dbeta = (real_t *)io->dbeta + la_beta_dim(p) * la_off_beta(p, it.s, hv);
   it.dh0 = io->dh0 ? (real_t *)io->dh0 + la_off_state(p, n, hv) : NULL;
   return it;
 }

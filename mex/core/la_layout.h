@@ -65,6 +65,8 @@ static inline ptrdiff_t la_off_gate(const la_problem *p, la_seq s, ptrdiff_t hv)
 {
   return la_gate_dim(p) * (s.t0 + p->T * (hv + p->HV * s.b));
 }
+/* beta: V values per step with beta_per_channel, else one */
+static inline ptrdiff_t la_beta_dim(const la_problem *p) { return p->beta_per_channel ? p->V : 1; }
 static inline ptrdiff_t la_off_beta(const la_problem *p, la_seq s, ptrdiff_t hv)
 {
   return s.t0 + p->T * (hv + p->HV * s.b);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int refuse(la_check *why, const char *id, const char *fmt, ...)
 {
@@ -49,8 +50,17 @@ static int check_cu(const la_problem *p, la_check *why)
  * the gate, the states (and their bytes in double) in checked arithmetic. */
 static int check_sizes(const la_problem *p, la_check *why)
 {
-  ptrdiff_t qk, vo, gate, state, bytes;
+  ptrdiff_t qk, vo, gate, state, bytes, pool = 0, tokens = 0;
   const ptrdiff_t GD = p->kda ? p->K : 1;
+  /* a state pool and the per-token states (la_core.h) */
+  if (p->slots && p->pool_slots >= 1 && (!la_mul4(p->K, p->V, p->HV, p->pool_slots, &pool) ||
+                   !la_mul4(p->K, p->V, p->HV, p->B, &tokens) ||
+                   !la_mul(tokens, p->T, &tokens) || !la_bytes(pool, sizeof(double), &bytes) ||
+                   !la_bytes(tokens, sizeof(double), &bytes)))
+    return refuse(why, "outOfMemory",
+                  "the state pool (%td slots) or the per-token states (T = %td, B = %td) of "
+                  "this call hold more elements than this machine can address",
+                  p->pool_slots, p->T, p->B);
   if (!la_mul4(p->K, p->T, p->H, p->B, &qk) || !la_mul4(p->V, p->T, p->HV, p->B, &vo) ||
       !la_mul4(GD, p->T, p->HV, p->B, &gate) || !la_mul4(p->K, p->V, p->HV, p->N, &state) ||
       !la_bytes(qk, sizeof(double), &bytes) || !la_bytes(vo, sizeof(double), &bytes) ||
@@ -70,6 +80,81 @@ static ptrdiff_t longest(const la_problem *p)
     if (p->cu_seqlens[n + 1] - p->cu_seqlens[n] > m)
       m = (ptrdiff_t)(p->cu_seqlens[n + 1] - p->cu_seqlens[n]);
   return m;
+}
+
+/* Steps of sequence n. */
+static ptrdiff_t seq_len(const la_problem *p, ptrdiff_t n)
+{
+  return p->cu_seqlens ? (ptrdiff_t)(p->cu_seqlens[n + 1] - p->cu_seqlens[n]) : p->T;
+}
+
+/* The slot sequence n starts from (before slot_base is taken off). */
+static int64_t read_slot(const la_problem *p, ptrdiff_t n)
+{
+  return p->slots[p->slot_steps * n + (p->accepted ? p->accepted[n] - 1 : 0)];
+}
+
+/* The state pool (la_core.h): slot numbers inside the pool, accepted
+ * counts inside [1, slot_steps], and with inplace no slot that two
+ * sequences write or that one writes and another reads (a kernel's result
+ * would depend on the order its programs run in).  Only the entries a call
+ * uses are looked at: those of sequences with steps, up to their length;
+ * a skipped sequence (padding start) writes nothing.  Positions in the
+ * messages count from 1: Slots(t, n). */
+static int check_slots(la_problem *p, la_check *why)
+{
+  const int64_t base = p->slot_base, P = (int64_t)p->pool_slots;
+  const ptrdiff_t m = longest(p);
+  ptrdiff_t n, t, *writer = NULL;
+  int rc = LA_OK;
+  if (p->pool_slots < 1)
+    return refuse(why, "badSlot", "a state pool needs at least one slot, got %td", p->pool_slots);
+  if (p->slot_steps < 1 || (p->slot_steps != 1 && p->slot_steps < m))
+    return refuse(why, "badSlot",
+                  "Slots must give one slot per sequence or one per step: %td rows for "
+                  "sequences of up to %td steps", p->slot_steps, m);
+  for (n = 0; p->accepted && n < p->N; n++)
+    if (seq_len(p, n) > 0 && (p->accepted[n] < 1 || p->accepted[n] > (int64_t)p->slot_steps))
+      return refuse(why, "badSlot",
+                    "AcceptedTokens(%td) = %lld is outside [1, %td], the rows of Slots", n + 1,
+                    (long long)p->accepted[n], p->slot_steps);
+  for (n = 0; n < p->N; n++) {
+    const ptrdiff_t len = seq_len(p, n), rows = p->slot_steps == 1 ? 1 : len;
+    for (t = 0; len > 0 && t < rows; t++) {
+      const int64_t s = p->slots[p->slot_steps * n + t];
+      if (s >= base + P)
+        return refuse(why, "badSlot",
+                      "Slots(%td, %td) = %lld is beyond the pool's last slot %lld", t + 1, n + 1,
+                      (long long)s, (long long)(base + P - 1));
+    }
+  }
+  if (!p->inplace) return LA_OK;
+  if (!(writer = malloc(sizeof(ptrdiff_t) * (size_t)p->pool_slots)))
+    return refuse(why, "outOfMemory", "no memory to check a pool of %td slots", p->pool_slots);
+  for (t = 0; t < p->pool_slots; t++) writer[t] = -1;
+  for (n = 0; n < p->N && rc == LA_OK; n++) {
+    const ptrdiff_t len = seq_len(p, n), rows = p->slot_steps == 1 ? 1 : len;
+    if (len == 0 || read_slot(p, n) < base) continue;
+    for (t = 0; t < rows && rc == LA_OK; t++) {
+      const int64_t s = p->slots[p->slot_steps * n + t] - base;
+      if (s < 0) continue;
+      if (writer[s] >= 0 && writer[s] != n)
+        rc = refuse(why, "badSlot",
+                    "slot %lld is written by sequences %td and %td (Slots(%td, %td)): the "
+                    "result would depend on their order", (long long)(s + base), writer[s] + 1,
+                    n + 1, t + 1, n + 1);
+      writer[s] = n;
+    }
+  }
+  for (n = 0; n < p->N && rc == LA_OK; n++) {
+    const int64_t r = read_slot(p, n) - base;
+    if (seq_len(p, n) > 0 && r >= 0 && writer[r] >= 0 && writer[r] != n)
+      rc = refuse(why, "badSlot",
+                  "slot %lld is read by sequence %td and written by sequence %td: the result "
+                  "would depend on their order", (long long)(r + base), n + 1, writer[r] + 1);
+  }
+  free(writer);
+  return rc;
 }
 
 int la_problem_check(la_problem *p, la_check *why)
@@ -109,6 +194,9 @@ int la_problem_check(la_problem *p, la_check *why)
   if (p->emulate < LA_EMULATE_NONE || p->emulate > LA_EMULATE_TF32)
     return refuse(why, "badOption", "`emulate` must be LA_EMULATE_NONE, _BF16, _FP16 or _TF32, got %d",
                   p->emulate);
+  if (!p->slots && (p->accepted || p->inplace))
+    return refuse(why, "badOption", "AcceptedTokens and UpdatePool need Slots");
+  if (p->slots && (rc = check_slots(p, why)) != LA_OK) return rc;
   if (p->chunk == 0) p->chunk = LA_DEFAULT_CHUNK;
   { /* a chunk (or checkpoint interval) longer than the longest sequence
      * computes the same as one exactly that long: use that, so that the

@@ -5,7 +5,7 @@
  *
  * One step, per sequence and value head (a = exp(g_t), s = scale):
  *   S'  = Diag(a) S_{t-1}
- *   p   = S'^T k_t,   u = beta_t (v_t - p)
+ *   p   = S'^T k_t,   u = beta_t .* (v_t - p)    (beta_t: one value, or V)
  *   S_t = S' + k_t u^T
  *   o_t = s S_t^T q_t
  * S is K x V column-major, so each column S(:, j) is contiguous and the whole
@@ -17,20 +17,21 @@
  * once per four columns; internally V is padded to V4 = 4 ceil(V/4) with zero
  * columns (zero state, v, do: they stay zero and contribute nothing). */
 #define LA_X4(M) M(0) M(1) M(2) M(3)
-/* u_j = beta (v_j - p_j) for column j + c of the block */
-#define LA_DELTA(c) u##c = beta * (v[j + c] - p##c);
+/* u_j = beta_j (v_j - p_j) for column j + c of the block; beta_j is
+ * beta[bs j]: bs = 0 for one write strength per step, 1 per channel */
+#define LA_DELTA(c) u##c = beta[bs * (j + c)] * (v[j + c] - p##c);
 
 /* One forward step from Sin to S (K x V4; the same array, or another: the
  * backward's recomputation writes each state next to the last without a
- * copy); v padded to V4; o (V4) may be NULL.
+ * copy); v (and a per-channel beta) padded to V4; o (V4) may be NULL.
  * Two passes per block of four columns: the first only reads S
  * (p = S'^T k = S^T (a .* k)), the second writes S_t = a .* S + k u^T once:
  * the kernel is bound by stores, so S' is never stored. ak: K work. */
 static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, const real_t *Sin, real_t *S,
                                    const real_t *restrict a, const real_t *restrict k,
                                    const real_t *restrict q, const real_t *restrict v,
-                                   real_t beta, real_t scale, real_t *restrict o,
-                                   real_t *restrict ak)
+                                   const real_t *restrict beta, ptrdiff_t bs, real_t scale,
+                                   real_t *restrict o, real_t *restrict ak)
 {
   ptrdiff_t i, j;
   LA_FLOPS(K + V4 * (o ? 7 * K + 3 : 5 * K + 2)); /* docs/flops.md (55) */
@@ -64,7 +65,8 @@ static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, const real_t *Sin,
 /* ---- backward ---------------------------------------------------------------
  * Given dS = dL/dS_t (everything after step t already folded in) and do_t,
  * one reverse step produces dq_t, dk_t, dv_t, dbeta_t, dg_t and turns dS into
- * dL/dS_{t-1}.  Per column j, with S' = Diag(a) S_{t-1}:
+ * dL/dS_{t-1}.  Per column j, with S' = Diag(a) S_{t-1} (beta = beta_j with
+ * a per-channel beta, whose dbeta_j is the column's own term):
  *   dS(:,j) += s q do_j                 (o_t = s S_t^T q)
  *   dq      += s S_t(:,j) do_j
  *   dk      += dS(:,j) u_j,   du_j = dS(:,j) . k        (S_t = S' + k u^T)
@@ -76,7 +78,8 @@ static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, const real_t *Sin,
 static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *restrict Sp,
                                        real_t *restrict dS, const real_t *restrict a,
                                        const real_t *restrict k, const real_t *restrict q,
-                                       const real_t *restrict v, real_t beta, real_t scale,
+                                       const real_t *restrict v, const real_t *restrict beta,
+                                       ptrdiff_t bs, real_t scale,
                                        const real_t *restrict dout, real_t *restrict dq,
                                        real_t *restrict dk, real_t *restrict dv,
                                        real_t *restrict dgv, real_t *restrict dbeta,
@@ -106,8 +109,9 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *
 #undef LA_P
     LA_X4(LA_DELTA)
     /* du = (dS + d q)^T k;  dbeta, dv;  then e = dp = -beta du */
-#define LA_DU(c) e##c += d##c * qk; db += e##c * (v[j + c] - p##c); dv[j + c] = beta * e##c; \
-  e##c *= -beta;
+#define LA_DU(c) { const real_t bc = beta[bs * (j + c)], dbc = (e##c += d##c * qk) * \
+  (v[j + c] - p##c); if (bs) dbeta[j + c] = dbc; else db += dbc; dv[j + c] = bc * e##c; \
+  e##c *= -bc; }
     LA_X4(LA_DU)
 #undef LA_DU
     /* the one writing pass, per element of column c:
@@ -128,5 +132,5 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *
     }
 #undef LA_BWD
   }
-  *dbeta = db;
+  if (!bs) *dbeta = db;
 }

@@ -13,6 +13,12 @@
  * gv scales the state's columns in place before the step; the backward
  * keeps X (not S_{t-1}) as the recomputed state, so the step's backward is
  * unchanged and dX turns into dS_{t-1} and dgv afterwards (rec_gv_bwd).
+ *
+ * With a state pool (la_problem.slots, docs/decode.md) the forward's items
+ * are rec_pool_item's: the state read from a slot, each step's state
+ * written to a slot or a per-token state.  A per-channel beta reaches the
+ * step as a vector (rec_beta); the step's backward then writes dbeta per
+ * channel.
  */
 
 /* Per-thread workspace: the padded state (K x V4, dS in the backward) and
@@ -20,7 +26,7 @@
  * states of one segment (segn).  States are kept padded everywhere. */
 #define LA_REC_STEP_WS(W_) \
   W_(S, K, V4, 1) W_(a, K, 1, 1) W_(ak, K, 1, 1) W_(dgv, K, 1, 1) W_(vp, V4, 1, 1) W_(op, V4, 1, 1) \
-  W_(dvp, V4, 1, 1)
+  W_(dvp, V4, 1, 1) W_(bp, V4, 1, 1) W_(dbp, V4, 1, 1)
 #define LA_REC_BWD_WS(W_) W_(ckpt, K, V4, nck) W_(seg, K, V4, segn) LA_REC_STEP_WS(W_)
 
 typedef struct {
@@ -119,6 +125,17 @@ static inline void LA_FN(rec_gv_bwd)(const la_problem *p, const LA_FN(rec_gates)
   }
 }
 
+/* beta of step t for rec_step: where it is (one value, or V with no
+ * padding), else the per-channel values copied into the padded bp (its
+ * padding stays zero: the workspace is cleared once per call). */
+static inline const real_t *LA_FN(rec_beta)(const la_problem *p, const real_t *beta, ptrdiff_t t,
+                                            real_t *bp)
+{
+  const ptrdiff_t BD = la_beta_dim(p);
+  if (BD == 1 || la_pad4(p->V) == p->V) return beta + BD * t;
+  return memcpy(bp, beta + BD * t, sizeof(real_t) * (size_t)BD);
+}
+
 /* What the item functions of both directions need. */
 typedef struct {
   const la_problem *p;
@@ -145,6 +162,7 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), every = la_poll_steps(p);
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
+  const ptrdiff_t bs = p->beta_per_channel != 0;
   LA_FN(rec_ws) ws, *w = &ws;
   real_t *S;
   const real_t *Sin;
@@ -165,12 +183,72 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
     if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
     LA_FN(rec_decay)(p, it.g, &e, t, w->a);
     LA_FN(rec_gv_fwd)(p, &e, t, S);
-    LA_FN(rec_step)(K, V4, Sin, S, w->a, it.k + K * t, it.q + K * t, vt, it.beta[t],
-                    (real_t)p->scale, ot, w->ak);
+    LA_FN(rec_step)(K, V4, Sin, S, w->a, it.k + K * t, it.q + K * t, vt,
+                    LA_FN(rec_beta)(p, it.beta, t, w->bp), bs, (real_t)p->scale, ot, w->ak);
     if (!direct) memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
     Sin = S;
   }
   if (!direct) LA_FN(la_state_store)(p, S, it.ht);
+}
+
+/* Forward of one (sequence, value head) with a state pool (la_core.h,
+ * docs/decode.md): start from the slot the sequence reads, and after every
+ * step write the state to the step's slot (inplace) or to the step's
+ * per-token state.  Direct as rec_fwd_item where the layouts allow: each
+ * step reads the last state where it was written and writes the next one
+ * in its slot, so a decode step copies no state; else through the padded
+ * workspace, stored after every step.  The same operations on the same
+ * values either way. */
+static void LA_FN(rec_pool_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *buf, int *status)
+{
+  const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
+  const la_problem *p = x->p;
+  const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), bs = p->beta_per_channel != 0;
+  const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
+  const int64_t *row = p->slots + p->slot_steps * n;
+  const real_t *pool = (const real_t *)x->fio->h0;
+  real_t *ht = (real_t *)x->fio->ht;
+  const ptrdiff_t tok0 = it.s.t0 + p->T * it.s.b; /* per-token states: first step's */
+  const int direct = !p->state_vk && V4 == V && !e.gv;
+  LA_FN(rec_ws) ws, *w = &ws;
+  const real_t *Sin;
+  ptrdiff_t t;
+  int64_t r;
+
+  if (it.s.len == 0) return; /* reads nothing: its counts were not checked */
+  r = row[p->accepted ? p->accepted[n] - 1 : 0] - p->slot_base;
+  if (r < 0) { /* padding: skipped */
+    memset(it.o, 0, sizeof(real_t) * (size_t)(V * it.s.len));
+    for (t = 0; !p->inplace && ht && t < it.s.len; t++)
+      memset(ht + la_off_state(p, tok0 + t, hv), 0, sizeof(real_t) * (size_t)(K * V));
+    return;
+  }
+  LA_FN(rec_ws_carve)(p, 0, 0, buf, w);
+  Sin = pool ? pool + la_off_state(p, (ptrdiff_t)r, hv) : NULL;
+  if (!direct || !Sin) {
+    LA_FN(rec_load)(p, Sin, w->S);
+    Sin = w->S;
+  }
+  for (t = 0; t < it.s.len; t++) {
+    const int64_t ws_slot = p->inplace ? row[p->slot_steps == 1 ? 0 : t] - p->slot_base : 0;
+    real_t *dst = !ht || ws_slot < 0 ? NULL
+                  : ht + la_off_state(p, p->inplace ? (ptrdiff_t)ws_slot : tok0 + t, hv);
+    real_t *S = direct && dst ? dst : w->S;
+    const real_t *vt = it.v + V * t;
+    real_t *ot = direct ? it.o + V * t : w->op;
+    if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return;
+    if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
+    LA_FN(rec_decay)(p, it.g, &e, t, w->a);
+    LA_FN(rec_gv_fwd)(p, &e, t, w->S); /* GV: never direct, Sin is w->S */
+    LA_FN(rec_step)(K, V4, Sin, S, w->a, it.k + K * t, it.q + K * t, vt,
+                    LA_FN(rec_beta)(p, it.beta, t, w->bp), bs, (real_t)p->scale, ot, w->ak);
+    if (!direct) {
+      memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
+      if (dst) LA_FN(la_state_store)(p, S, dst);
+    }
+    Sin = S;
+  }
 }
 
 int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
@@ -189,7 +267,7 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
   x.fio = io;
   /* only the padding columns (V not a multiple of 4) need zeros */
   rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 0, 0), la_pad4(p->V) != p->V,
-                           LA_FN(rec_fwd_item), &x);
+                           p->slots ? LA_FN(rec_pool_item) : LA_FN(rec_fwd_item), &x);
   LA_FN(la_prep_free)(&pp);
   return rc;
 }
@@ -200,7 +278,7 @@ static int LA_FN(rec_bwd_checkpoints)(const la_problem *p, const LA_FN(la_item) 
                                       const LA_FN(rec_gates) *e, LA_FN(rec_ws) *w, int *status)
 {
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4;
-  const ptrdiff_t C = p->chunk, nseg = la_chunks(it->s.len, C);
+  const ptrdiff_t C = p->chunk, nseg = la_chunks(it->s.len, C), bs = p->beta_per_channel != 0;
   real_t *S = w->seg; /* the segment buffer is free during the forward sweep */
   ptrdiff_t c, t;
 
@@ -212,8 +290,8 @@ static int LA_FN(rec_bwd_checkpoints)(const la_problem *p, const LA_FN(la_item) 
       memcpy(w->vp, it->v + V * t, sizeof(real_t) * (size_t)V);
       LA_FN(rec_decay)(p, it->g, e, t, w->a);
       LA_FN(rec_gv_fwd)(p, e, t, S);
-      LA_FN(rec_step)(K, V4, S, S, w->a, it->k + K * t, NULL, w->vp, it->beta[t],
-                      (real_t)p->scale, NULL, w->ak);
+      LA_FN(rec_step)(K, V4, S, S, w->a, it->k + K * t, NULL, w->vp,
+                      LA_FN(rec_beta)(p, it->beta, t, w->bp), bs, (real_t)p->scale, NULL, w->ak);
     }
   }
   if (nseg > 0) memcpy(w->ckpt + KV * (nseg - 1), S, sizeof(real_t) * (size_t)KV);
@@ -229,6 +307,7 @@ static void LA_FN(rec_bwd_segment)(const la_problem *p, const LA_FN(la_item) *it
 {
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), KV = p->K * V4;
   const real_t scale = (real_t)p->scale;
+  const ptrdiff_t bs = p->beta_per_channel != 0;
   real_t *seg = w->seg;
   ptrdiff_t t, i;
 
@@ -238,7 +317,7 @@ static void LA_FN(rec_bwd_segment)(const la_problem *p, const LA_FN(la_item) *it
     LA_FN(rec_decay)(p, it->g, e, t, w->a);
     LA_FN(rec_gv_fwd)(p, e, t, seg + KV * (t - t0));
     LA_FN(rec_step)(K, V4, seg + KV * (t - t0), seg + KV * (t - t0 + 1), w->a, it->k + K * t,
-                    NULL, w->vp, it->beta[t], scale, NULL, w->ak);
+                    NULL, w->vp, LA_FN(rec_beta)(p, it->beta, t, w->bp), bs, scale, NULL, w->ak);
   }
   LA_FN(rec_gv_fwd)(p, e, t1 - 1, seg + KV * (t1 - 1 - t0));
   for (t = t1 - 1; t >= t0; t--) {
@@ -246,9 +325,11 @@ static void LA_FN(rec_bwd_segment)(const la_problem *p, const LA_FN(la_item) *it
     memcpy(w->op, it->dout + V * t, sizeof(real_t) * (size_t)V);
     LA_FN(rec_decay)(p, it->g, e, t, w->a);
     LA_FN(rec_step_bwd)(K, V4, seg + KV * (t - t0), w->S, w->a, it->k + K * t, it->q + K * t,
-                        w->vp, it->beta[t], scale, w->op, it->dq + K * t, it->dk + K * t, w->dvp,
-                        w->dgv, it->dbeta + t, w->ak);
+                        w->vp, LA_FN(rec_beta)(p, it->beta, t, w->bp), bs, scale, w->op,
+                        it->dq + K * t, it->dk + K * t, w->dvp, w->dgv, bs ? w->dbp : it->dbeta + t,
+                        w->ak);
     memcpy(it->dv + V * t, w->dvp, sizeof(real_t) * (size_t)V);
+    if (bs) memcpy(it->dbeta + V * t, w->dbp, sizeof(real_t) * (size_t)V);
     LA_FN(rec_gv_bwd)(p, e, t, seg + KV * (t - t0), w->S);
     if (e->dgk) memcpy(e->dgk + K * t, w->dgv, sizeof(real_t) * (size_t)K);
     if (p->kda) {
@@ -293,6 +374,7 @@ int LA_FN(la_recurrent_bwd)(const la_problem *p0, const la_bwd_io *io)
   ptrdiff_t n;
   int rc;
 
+  if (p->slots) return LA_EARG; /* a state pool: forward only (docs/decode.md) */
   memset(&x, 0, sizeof x);
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);

@@ -25,6 +25,7 @@
 #include "la_mex_args.h"
 #include "la_mex_base.h"
 #include "la_mex_emulate.h"
+#include "la_mex_decode.h"
 #include "la_mex_intr.h"
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
@@ -232,6 +233,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   int rc, i;
   need_like(c, &total, "o", c->v);
   need_state(c, &total, "S"); /* even when not made: the core works in states this size */
+  if (want_state && c->p.slots) la_decode_need(c, &total);
   if (want_aux) need_aux(c, &total, k_fwd_aux, NFIELDS(k_fwd_aux), NC);
   la_need_inputs(c, &total);
   la_need_check(c, total);
@@ -239,7 +241,8 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   out[0] = like(c, c->v, 0);
-  if (want_state || c->chunked) out[1] = state_array(c); /* the chunked: for stateGrowth */
+  if (want_state && c->p.slots) out[1] = la_decode_state_out(c, c->h0);
+  else if (want_state || c->chunked) out[1] = state_array(c); /* the chunked: for stateGrowth */
   if (want_aux) out[2] = make_aux(c, k_fwd_aux, NFIELDS(k_fwd_aux), &aux, NC);
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
@@ -258,7 +261,10 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
     destroy_all(out, 3);
     fail_status(c, rc);
   }
-  if (c->chunked || c->p.T >= LA_GROWTH_MIN_STEPS) la_warn_state_growth(c, io.ht);
+  /* not for a pool's states nor a per-channel beta (la_mex_watch.c reads
+   * N states and one beta per step) */
+  if (!c->p.slots && !c->p.beta_per_channel && (c->chunked || c->p.T >= LA_GROWTH_MIN_STEPS))
+    la_warn_state_growth(c, io.ht);
   if (c->chunked && !want_aux && nlhs > 2) out[2] = mxCreateStructMatrix(1, 1, 0, NULL);
   for (i = 0; i < 3; i++) {
     if (i < (nlhs > 0 ? nlhs : 1)) plhs[i] = out[i];

@@ -12,6 +12,7 @@
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
 #include "la_mex_intr.h"
+#include "la_mex_decode.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -164,9 +165,16 @@ static void check_shapes(la_call *c)
   if (!p->kda && !has_dims(c->g, d + 1, 3))
     shape_fail(c, "g must be T x HV x B = %s, got %s", la_dims_text(d + 1, 3, b1, sizeof b1),
                la_dims_str(c->g, b2, sizeof b2));
-  if (!has_dims(c->beta, d + 1, 3))
-    shape_fail(c, "beta must be T x HV x B = %s, got %s", la_dims_text(d + 1, 3, b1, sizeof b1),
-               la_dims_str(c->beta, b2, sizeof b2));
+  d[0] = (mwSize)p->V; /* a per-channel beta: the shape of v, recurrent paths only */
+  p->beta_per_channel = !has_dims(c->beta, d + 1, 3) && has_dims(c->beta, d, 4);
+  if (p->beta_per_channel && (c->chunked || c->map))
+    la_fail(c, "badShape", "beta must be T x HV x B = %s, got %s: a per-channel beta (the shape "
+            "of v) is taken by the recurrent paths only", la_dims_text(d + 1, 3, b1, sizeof b1),
+            la_dims_str(c->beta, b2, sizeof b2));
+  if (!p->beta_per_channel && !has_dims(c->beta, d + 1, 3))
+    shape_fail(c, "beta must be T x HV x B = %s, got %s%s", la_dims_text(d + 1, 3, b1, sizeof b1),
+               la_dims_str(c->beta, b2, sizeof b2),
+               c->chunked || c->map ? "" : " (or V x T x HV x B: one per value channel)");
   if (c->dout && !has_dims(c->dout, mxGetDimensions(c->v), mxGetNumberOfDimensions(c->v)))
     shape_fail(c, "do must be the size of v (%s), got %s", la_dims_str(c->v, b1, sizeof b1),
                la_dims_str(c->dout, b2, sizeof b2));
@@ -234,11 +242,12 @@ static void check_states(la_call *c, const mxArray *ds)
   d[0] = (mwSize)(p->state_vk ? p->V : p->K);
   d[1] = (mwSize)(p->state_vk ? p->K : p->V);
   d[2] = (mwSize)p->HV;
-  d[3] = (mwSize)p->N;
+  d[3] = (mwSize)la_decode_states(c); /* N, or a pool's slots */
   if (c->h0_arr && !has_dims(c->h0_arr, d, 4))
-    la_fail(c, "badShape", "InitialState must be %s x HV x N = %s, got %s%s", layout,
-            la_dims_text(d, 4, b1, sizeof b1), la_dims_str(c->h0_arr, b2, sizeof b2),
-            state_hint(c, c->h0_arr, d, hint, sizeof hint));
+    la_fail(c, "badShape", "InitialState must be %s x HV x %s = %s, got %s%s", layout,
+            p->slots ? "slots" : "N", la_dims_text(d, 4, b1, sizeof b1),
+            la_dims_str(c->h0_arr, b2, sizeof b2), state_hint(c, c->h0_arr, d, hint, sizeof hint));
+  d[3] = (mwSize)p->N;
   if (ds && !la_not_given(ds)) {
     const char *name = c->map ? "dR" : "dS";
     check_float(c, ds, name);
@@ -372,6 +381,7 @@ void la_parse_call(la_call *c, int nrhs, const mxArray *prhs[])
   la_parse_options(c, nrhs - nfixed, prhs + nfixed, nfixed + 1);
   c->p.N = c->p.B;
   if (c->cu_arr) convert_cu(c, c->cu_arr);
+  la_decode_options(c);
   c->p.interrupted = la_mex_interrupted;
   if (la_problem_check(&c->p, &why) != LA_OK) fail_check(c, &why);
   check_states(c, c->backward ? prhs[6] : NULL);

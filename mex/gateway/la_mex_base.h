@@ -48,6 +48,8 @@ typedef struct la_call {
   const mxArray *h0_arr, *dht_arr, *alog_arr, *dtb_arr, *dp_arr;   /* or NULL */
   const mxArray *gk_arr, *gv_arr;                /* GDN's GK, GV, or NULL */
   const mxArray *cu_arr;                         /* CuSeqlens, or NULL */
+  const mxArray *slots_arr, *accepted_arr;       /* Slots, AcceptedTokens, or NULL */
+  int update_pool, update_pool_given;            /* UpdatePool (la_mex_decode.c) */
   const void *h0, *dht, *A_log, *dt_bias, *dp;   /* converted, or NULL */
   const void *gk, *gv;                           /* converted, or NULL */
   int intermediates;   /* option 'Intermediates'                       */

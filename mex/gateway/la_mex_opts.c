@@ -27,6 +27,7 @@ static const char *kind_name(la_opt_kind k)
   case LA_KIND_FLAG: return "flag";
   case LA_KIND_ARRAY: return "array";
   case LA_KIND_CUSEQLENS: return "cuseqlens";
+  case LA_KIND_INTEGERS: return "integers";
   case LA_KIND_CHOICE: return "choice";
   }
   return "?";
@@ -228,6 +229,16 @@ static void take_value(la_call *c, int i, const mxArray *a)
               "%s %s", name, dims, mxGetClassName(a));
     *(const mxArray **)at = a;
     break;
+  case LA_KIND_INTEGERS: /* the values: la_mex_decode.c */
+    if (la_not_given(a)) {
+      *(const mxArray **)at = NULL;
+      return;
+    }
+    if (!mxIsNumeric(a) || mxIsComplex(a) || mxIsSparse(a))
+      la_fail(c, "badOption", "option '%s' must be [] or a real numeric array of integers, got "
+              "a %s %s", name, dims, mxGetClassName(a));
+    *(const mxArray **)at = a;
+    break;
   }
   if (o->given_at) *(int *)((char *)c + o->given_at) = 1;
 }
@@ -245,7 +256,8 @@ static void take_default(la_call *c, const la_option *o)
   case LA_KIND_FLAG:
   case LA_KIND_CHOICE: *(int *)at = (int)def; break;
   case LA_KIND_ARRAY:
-  case LA_KIND_CUSEQLENS: *(const mxArray **)at = NULL; break;
+  case LA_KIND_CUSEQLENS:
+  case LA_KIND_INTEGERS: *(const mxArray **)at = NULL; break;
   }
   if (o->given_at) *(int *)((char *)c + o->given_at) = 0;
 }

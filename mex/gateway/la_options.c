@@ -62,6 +62,18 @@ const la_option la_options[] = {
     {.name = "GV", .kind = LA_KIND_ARRAY, .funcs = LA_F_GDN, .def_text = "none", IN_CALL(gv_arr),
      .desc = "V x T x HV x B log gate per value (FLA's gv), with GK's formula; recurrent paths "
              "only"},
+    {.name = "Slots", .kind = LA_KIND_INTEGERS, .funcs = LA_F_RECURRENT_FWD, .def_text = "none",
+     IN_CALL(slots_arr),
+     .desc = "a state pool's slots (FLA's ssm_state_indices; from 1, 0 = padding): N, or Tmax x N "
+             "per step; InitialState is the pool, K x V x HV x slots"},
+    {.name = "AcceptedTokens", .kind = LA_KIND_INTEGERS, .funcs = LA_F_RECURRENT_FWD,
+     .def_text = "none", IN_CALL(accepted_arr),
+     .desc = "N counts (FLA's num_accepted_tokens): sequence n starts from slot "
+             "Slots(AcceptedTokens(n), n)"},
+    {.name = "UpdatePool", .kind = LA_KIND_FLAG, .funcs = LA_F_RECURRENT_FWD, .def = 1,
+     IN_CALL(update_pool), .given_at = offsetof(la_call, update_pool_given),
+     .desc = "with Slots: S is the pool with each step's state in its slot (FLA's "
+             "inplace_final_state); false: S is every step's state, K x V x HV x T x B"},
     {.name = "Intermediates", .kind = LA_KIND_FLAG, .funcs = LA_F_CHUNK, IN_CALL(intermediates),
      .desc = "return the per-chunk quantities of the derivation (or their gradients) in aux"},
     {.name = "Verbose", .kind = LA_KIND_FLAG, .funcs = LA_F_CHUNK, IN_CALL(verbose),

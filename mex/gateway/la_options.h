@@ -42,6 +42,7 @@ enum {
   LA_F_CHUNK_FWD = LA_F_KDA_CHUNK | LA_F_GDN_CHUNK,
   LA_F_CHUNK_BWD = LA_F_KDA_CHUNK_BWD | LA_F_GDN_CHUNK_BWD,
   LA_F_CHUNK = LA_F_CHUNK_FWD | LA_F_CHUNK_BWD,
+  LA_F_RECURRENT_FWD = LA_F_KDA_RECURRENT | LA_F_GDN_RECURRENT,
   LA_F_GDN = LA_F_GDN_RECURRENT | LA_F_GDN_RECURRENT_BWD | LA_F_GDN_CHUNK | LA_F_GDN_CHUNK_BWD
 };
 
@@ -56,7 +57,9 @@ typedef enum la_opt_kind {
   LA_KIND_CHOICE,     /* int: one of the row's choices (any case), stored as
                          its index in the list                              */
   LA_KIND_ARRAY,      /* const mxArray *: real float array; [] = not given  */
-  LA_KIND_CUSEQLENS   /* const mxArray *: real vector 0, ..., T; [] = none  */
+  LA_KIND_CUSEQLENS,  /* const mxArray *: real vector 0, ..., T; [] = none  */
+  LA_KIND_INTEGERS    /* const mxArray *: real numeric array (any class) of
+                         integers; [] = not given                           */
 } la_opt_kind;
 
 typedef struct la_option {

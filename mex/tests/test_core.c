@@ -48,6 +48,8 @@
  *            OpenMP tasks over a ring of workspaces) gives the one-thread
  *            gradients bit for bit (double, single, bf16), and stops cleanly
  *            when interrupted
+ *   pcbeta, slots   decode as servers run it: per-channel beta, state pools
+ *            (test_decode.inc.c says what)
  *   sched    the chunked forward's two schedules (per item; in two phases,
  *            tuning fwd_phases) give the same o and ht, bit for bit (double,
  *            single, bf16), and per item stops cleanly when interrupted;
@@ -2405,6 +2407,8 @@ static tcfg shrink(tcfg c)
   return c;
 }
 
+#include "test_decode.inc.c"
+
 int main(int argc, char **argv)
 {
   const ptrdiff_t csizes[4] = {1, 7, 16, 64};
@@ -2487,6 +2491,7 @@ int main(int argc, char **argv)
   test_even_part();
   test_chains();
   test_sched();
+  test_decode();
   la_release(); /* nothing left for the leak checker */
 
   printf("%d passed, %d failed\n", n_pass, n_fail);

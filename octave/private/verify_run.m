@@ -35,12 +35,19 @@ function [ok, report] = run (fn, op, dump, out)
     error ('la:badFile', '%s: the dump lacks the input(s) %s (found: %s)', fn, ...
            strjoin (missing, ', '), strjoin (fieldnames (t)', ', '));
   end
+  [meta, decode] = verify_decode ('meta', t, meta);   % a fused recurrent decode call?
   [opts, problem, notes] = verify_options (op, meta, t);
   [problem.dtype, dtype_note] = verify_dtype (fn, op, meta, t, dtypes);
   notes = [{dtype_note}, notes];
-  verify_layout (fn, op, t, problem);
-  [ref, unchecked] = verify_compute (op, t, opts, problem);
-  problem.expected = verify_expected (op, t, opts, problem, ref);
+  if (isempty (decode))
+    verify_layout (fn, op, t, problem);
+    [ref, unchecked] = verify_compute (op, t, opts, problem);
+    problem.expected = verify_expected (op, t, opts, problem, ref);
+  else
+    [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
+    notes = [notes, more];
+    problem.expected = struct ();
+  end
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];
   for i = 1:numel (names)
@@ -49,6 +56,9 @@ function [ok, report] = run (fn, op, dump, out)
     row.expected = expected;   % what a correct kernel of that dtype gets
     row.rule = rule;
     rows = [rows; row];  %#ok<AGROW>
+  end
+  if (~isempty (decode))
+    rows = verify_decode ('locate', rows, ref, t, dec);   % sequence, step, slot
   end
   if (isempty (rows))
     error ('la:badFile', '%s: the dump holds no output to check (o, ht, dq, ...)', fn);

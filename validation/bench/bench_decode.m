@@ -25,6 +25,8 @@ function d = bench_decode (reps, core_text)
   %   and ours_mex = direct - arithmetic - host its part inside the MEX,
   %   each taken run by run and then the median (bench_paired_overhead:
   %   a burst of load hits a run's total and host alike and cancels).
+  %   The same call with a state pool follows in the Markdown
+  %   (bench_decode_pool: 64 slots, H = 4 and 32).
   %   d: struct array (fn, total, direct, host, oonly: [median min max];
   %   core, arith, ours, ours_mex: scalars, NaN without core_text;
   %   ours_range, ours_mex_range: [min max] over the runs) and d(1).md,
@@ -47,7 +49,7 @@ function d = bench_decode (reps, core_text)
     r.ours_mex_range = [lo hi];
     d(f) = r;                                          %#ok (two rows)
   end
-  d(1).md = decode_md (d);
+  d(1).md = [decode_md(d), bench_decode_pool(reps, core_text)];   % the pooled call beside it
 end
 
 function la = private_la_mex ()

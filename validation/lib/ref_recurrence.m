@@ -4,7 +4,8 @@
 %   [o, S, st] = ref_recurrence (...)
 %
 %   q, k: K x T; v: V x T; g: K x T (KDA) or 1 x T (GDN); beta: 1 x T (or
-%   T x 1); S0: K x V; scale: the output scale.  Plain loops written straight
+%   T x 1), or V x T (one per value channel: u_t = beta_t .* (v_t - p_t));
+%   S0: K x V; scale: the output scale.  Plain loops written straight
 %   from docs/recurrence.md, eq. (1) and (12):
 %
 %       a_t  = exp (g_t)                     (GDN: broadcast over K)
@@ -24,6 +25,9 @@ function [o, S, st] = ref_recurrence (q, k, v, g, beta, S0, scale)
   [K, T] = size (q);
   V = size (v, 1);
   keep = nargout >= 3;
+  if (numel (beta) == T)
+    beta = reshape (beta, 1, T);  % one per step, broadcast over V
+  end
   S = S0;
   o = zeros (V, T, class (q));
   if (keep)
@@ -34,7 +38,7 @@ function [o, S, st] = ref_recurrence (q, k, v, g, beta, S0, scale)
     a = exp (g(:, t)) .* ones (K, 1);
     Sp = a .* S;
     p = Sp' * k(:, t);
-    u = beta(t) * (v(:, t) - p);
+    u = beta(:, t) .* (v(:, t) - p);
     S = Sp + k(:, t) * u';
     o(:, t) = scale * (S' * q(:, t));
     if (keep)
@@ -49,3 +53,8 @@ end
 %! [o, S] = ref_recurrence ([1; 0], [1; 0], [2; 3], [-1; -1], 0.5, zeros (2), 1);
 %! assert (S, [1 1.5; 0 0]);
 %! assert (o, [1; 1.5]);
+
+%!test
+%! % a per-channel beta: each value channel its own write strength
+%! [o, S] = ref_recurrence ([1; 0], [1; 0], [2; 3], [-1; -1], [0.5; 0.25], zeros (2), 1);
+%! assert (S, [1 0.75; 0 0]);

@@ -364,7 +364,7 @@ end
 %!             'AllowNegEigval', 'StateLayout', 'Intermediates', 'L2NormEps'}
 %!   assert (any (strcmp (names, want{1})), want{1});
 %! end
-%! kinds = {'positive', 'negative', 'nonnegative', 'posint', 'flag', 'array', 'cuseqlens', 'choice'};
+%! kinds = {'positive', 'negative', 'nonnegative', 'posint', 'flag', 'array', 'cuseqlens', 'integers', 'choice'};
 %! assert (all (ismember ({opts.kind}, kinds)));
 %! assert (all (cellfun (@iscellstr, {opts.functions})));
 %! assert (all (cellfun (@(s) ischar (s) && ~isempty (s), {opts.description})));
