@@ -205,6 +205,7 @@ static void LA_FN(rec_pool_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *b
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), bs = p->beta_per_channel != 0;
+  const ptrdiff_t every = la_poll_steps(p);
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
   const int64_t *row = p->slots + p->slot_steps * n;
   const real_t *pool = (const real_t *)x->fio->h0;
@@ -237,7 +238,7 @@ static void LA_FN(rec_pool_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *b
     real_t *S = direct && dst ? dst : w->S;
     const real_t *vt = it.v + V * t;
     real_t *ot = direct ? it.o + V * t : w->op;
-    if (t % LA_POLL_STEPS == 0 && la_poll(p, status)) return;
+    if (t % every == 0 && la_poll(p, status)) return;
     if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
     LA_FN(rec_decay)(p, it.g, &e, t, w->a);
     LA_FN(rec_gv_fwd)(p, &e, t, w->S); /* GV: never direct, Sin is w->S */
