@@ -148,7 +148,9 @@ static int choice_index(const la_call *c, const la_option *o, const mxArray *a)
 {
   char s[32], buf[128];
   int i, j;
-  if (mxGetNumberOfElements(a) < sizeof s && !mxGetString(a, s, sizeof s))
+  /* every character counts: 'KV' followed by a NUL is not 'KV' */
+  if (mxGetNumberOfElements(a) < sizeof s && !mxGetString(a, s, sizeof s) &&
+      strlen(s) == mxGetNumberOfElements(a))
     for (i = 0; o->choices[i]; i++) {
       for (j = 0; s[j] && tolower((unsigned char)s[j]) == tolower((unsigned char)o->choices[i][j]);
            j++) {}

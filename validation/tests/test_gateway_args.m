@@ -104,6 +104,7 @@ end
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', ['K'; 'V'])
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', '')
 %!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', {'KV'})
+%!error id=kda:badOption kda_recurrent (q, k, v, g, b, 'StateLayout', ['KV' char(0)])
 %!error id=kda:badClass kda_recurrent (q, k, v, g, b, 'InitialState', {})
 %!error id=kda:badClass kda_recurrent (q, k, v, g, b, 'InitialState', struct ([]))
 %!error id=kda:badClass kda_recurrent (q, k, v, g, b, 'InitialState', zeros (0, 1, 'int32'))
