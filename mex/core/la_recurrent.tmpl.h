@@ -146,6 +146,26 @@ typedef struct {
   ptrdiff_t maxlen;
 } LA_FN(rec_ctx);
 
+/* Step t of the forward of one item: S = the step from Sin (S may be Sin),
+ * o_t written.  direct: v, o and S in the caller's arrays as they are;
+ * else v and o pass through the padded workspace (S is then w->S, where
+ * GV scales the state in place). */
+static inline void LA_FN(rec_fwd_step)(const la_problem *p, const LA_FN(la_item) *it,
+                                       const LA_FN(rec_gates) *e, LA_FN(rec_ws) *w,
+                                       ptrdiff_t t, int direct, const real_t *Sin, real_t *S)
+{
+  const ptrdiff_t K = p->K, V = p->V;
+  const real_t *vt = it->v + V * t;
+  real_t *ot = direct ? it->o + V * t : w->op;
+  if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
+  LA_FN(rec_decay)(p, it->g, e, t, w->a);
+  LA_FN(rec_gv_fwd)(p, e, t, S);
+  LA_FN(rec_step)(K, la_pad4(V), Sin, S, w->a, it->k + K * t, it->q + K * t, vt,
+                  LA_FN(rec_beta)(p, it->beta, t, w->bp), p->beta_per_channel != 0,
+                  (real_t)p->scale, ot, w->ak);
+  if (!direct) memcpy(it->o + V * t, w->op, sizeof(real_t) * (size_t)V);
+}
+
 /* Forward of one (sequence, value head); polls every la_poll_steps steps.
  * Direct when the caller's state layout is the internal one without
  * padding (K x V, V a multiple of 4), there is no GV and T > 0: the first
@@ -162,7 +182,6 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
   const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), every = la_poll_steps(p);
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
-  const ptrdiff_t bs = p->beta_per_channel != 0;
   LA_FN(rec_ws) ws, *w = &ws;
   real_t *S;
   const real_t *Sin;
@@ -177,15 +196,8 @@ static void LA_FN(rec_fwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *bu
   else if (it.h0) Sin = it.h0;
   else memset(S, 0, sizeof(real_t) * (size_t)(K * V));
   for (t = 0; t < it.s.len; t++) {
-    const real_t *vt = it.v + V * t;
-    real_t *ot = direct ? it.o + V * t : w->op;
     if (t % every == 0 && la_poll(p, status)) return;
-    if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
-    LA_FN(rec_decay)(p, it.g, &e, t, w->a);
-    LA_FN(rec_gv_fwd)(p, &e, t, S);
-    LA_FN(rec_step)(K, V4, Sin, S, w->a, it.k + K * t, it.q + K * t, vt,
-                    LA_FN(rec_beta)(p, it.beta, t, w->bp), bs, (real_t)p->scale, ot, w->ak);
-    if (!direct) memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
+    LA_FN(rec_fwd_step)(p, &it, &e, w, t, direct, Sin, S);
     Sin = S;
   }
   if (!direct) LA_FN(la_state_store)(p, S, it.ht);
@@ -204,7 +216,7 @@ static void LA_FN(rec_pool_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *b
   const LA_FN(rec_ctx) *x = (const LA_FN(rec_ctx) *)ctx;
   const la_problem *p = x->p;
   const LA_FN(la_item) it = LA_FN(la_item_fwd)(p, x->pp, x->fio, n, hv);
-  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V), bs = p->beta_per_channel != 0;
+  const ptrdiff_t K = p->K, V = p->V, V4 = la_pad4(p->V);
   const ptrdiff_t every = la_poll_steps(p);
   const LA_FN(rec_gates) e = LA_FN(rec_gates_of)(p, x->fio->gk, x->fio->gv, NULL, NULL, it.s, hv);
   const int64_t *row = p->slots + p->slot_steps * n;
@@ -236,18 +248,9 @@ static void LA_FN(rec_pool_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *b
     real_t *dst = !ht || ws_slot < 0 ? NULL
                   : ht + la_off_state(p, p->inplace ? (ptrdiff_t)ws_slot : tok0 + t, hv);
     real_t *S = direct && dst ? dst : w->S;
-    const real_t *vt = it.v + V * t;
-    real_t *ot = direct ? it.o + V * t : w->op;
     if (t % every == 0 && la_poll(p, status)) return;
-    if (!direct) vt = memcpy(w->vp, vt, sizeof(real_t) * (size_t)V);
-    LA_FN(rec_decay)(p, it.g, &e, t, w->a);
-    LA_FN(rec_gv_fwd)(p, &e, t, w->S); /* GV: never direct, Sin is w->S */
-    LA_FN(rec_step)(K, V4, Sin, S, w->a, it.k + K * t, it.q + K * t, vt,
-                    LA_FN(rec_beta)(p, it.beta, t, w->bp), bs, (real_t)p->scale, ot, w->ak);
-    if (!direct) {
-      memcpy(it.o + V * t, w->op, sizeof(real_t) * (size_t)V);
-      if (dst) LA_FN(la_state_store)(p, S, dst);
-    }
+    LA_FN(rec_fwd_step)(p, &it, &e, w, t, direct, Sin, S);
+    if (!direct && dst) LA_FN(la_state_store)(p, S, dst);
     Sin = S;
   }
 }

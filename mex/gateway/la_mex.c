@@ -571,4 +571,12 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   la_emulate_inputs(&c);
   fn->run(&c, nlhs, plhs);
   la_emulate_outputs(&c, nlhs, plhs);
+  /* Ctrl-C after the core's last poll (building outputs, the stateGrowth
+   * check): the same identified error, rather than Octave's own interrupt
+   * when the call returns, which no try/catch takes */
+  if (la_mex_interrupted(NULL)) {
+    destroy_all(plhs, nlhs > 0 ? nlhs : 1);
+    memset(plhs, 0, sizeof(mxArray *) * (size_t)(nlhs > 0 ? nlhs : 1));
+    fail_status(&c, LA_EINTR);
+  }
 }

@@ -28,7 +28,6 @@ function [ok, report] = run (fn, op, dump, out)
       error ('la:badFile', '%s: ReportDir ''%s'' is no folder', fn, folder);
     end
   end
-  [t, dtypes] = exact_names (t, dtypes);
   need = {'q', 'k', 'v', 'g', 'beta'};
   missing = need(~isfield (t, need));
   if (~isempty (missing))
@@ -99,15 +98,6 @@ function rows = states_from_h (rows)
   end
 end
 
-function [t, dtypes] = exact_names (t, dtypes)
-  % a reader that renamed the Python keyword `do` (jsondecode's xDo)
-  if (isfield (t, 'xDo') && ~isfield (t, 'do'))
-    t.do = t.xDo;
-    dtypes.do = dtypes.xDo;
-    t = rmfield (t, 'xDo');
-    dtypes = rmfield (dtypes, 'xDo');
-  end
-end
 
 function refuse_unreadable (fn, folder)
   % files that hold tensors this library cannot read: say so, never ignore them

@@ -266,20 +266,14 @@ function e = state_map_bwd_error (cfg, P)
     x = get_in (Q, ins{a});
     dd = randn (size (x));
     dd = dd / norm (dd(:));
-    [Lp, mp] = map_loss (map, set_in (Q, ins{a}, x + h * dd), WP, WR);
-    [Lm, mm] = map_loss (map, set_in (Q, ins{a}, x - h * dd), WP, WR);
+    [Lp, mp] = loss (map, set_in (Q, ins{a}, x + h * dd), WP, WR);
+    [Lm, mm] = loss (map, set_in (Q, ins{a}, x - h * dd), WP, WR);
     fd = (Lp - Lm) / (2 * h);
     ga = d{a};
     an = sum (ga(:) .* dd(:));
     noise = 10 * eps * max (mp, mm) / h;
     e = max (e, abs (fd - an) / max ([norm(ga(:)), abs(fd), noise / 1e-6]));
   end
-end
-
-function [L, mag] = map_loss (map, P, WP, WR)
-  [Pm, Rm] = feval (map, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
-  L = sum (WP(:) .* Pm(:)) + sum (WR(:) .* Rm(:));
-  mag = sum (abs (WP(:) .* Pm(:))) + sum (abs (WR(:) .* Rm(:)));
 end
 
 % the differentiated inputs and the backward output of each
@@ -314,6 +308,8 @@ function P = set_in (P, name, x)
   end
 end
 
+% L = <dout, o> + <dS, S> of a forward (or <WP, P> + <WR, R> of a state
+% map), and the sum of the terms' magnitudes (the rounding noise's scale)
 function [L, mag] = loss (fwd, P, dout, dS)
   [o, S] = feval (fwd, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
   L = sum (dout(:) .* o(:)) + sum (dS(:) .* S(:));
