@@ -98,7 +98,6 @@ function rows = states_from_h (rows)
   end
 end
 
-
 function refuse_unreadable (fn, folder)
   % files that hold tensors this library cannot read: say so, never ignore them
   kinds = {'*.pt', '*.pth', '*.bin', '*.ckpt', '*.pkl', '*.pickle', '*.h5', '*.hdf5'};
