@@ -315,7 +315,8 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
     const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
     const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0), store = LA_FN(cbwd_store_size)(p, x.maxnc);
     const ptrdiff_t chain = LA_FN(cbwd_chain_size)(p, 0);
-    x.ring = LA_OMP_TASKS && !io->aux && th > 1 && items % th != 0 && !la_small_call(p)
+    x.ring = LA_OMP_TASKS && !io->aux && th > 1 && items % th != 0 && !la_small_call(p) &&
+                     !la_get_tuning().bwd_no_ring
                  ? LA_BWD_RING
                  : 1;
     /* a thread's workspace: the store, the chain, the ring (and with aux

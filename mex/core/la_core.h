@@ -260,6 +260,8 @@ typedef struct la_tuning {
   int bwd_items;  /* the chunked backward item by item where it would run
                    * by chains */
   int no_spread;  /* no worker placement before a parallel region */
+  int bwd_no_ring; /* the chunked backward without its ring of tasks where
+                    * a thread would be idle */
 } la_tuning;
 
 la_tuning la_get_tuning(void);
