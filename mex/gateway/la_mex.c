@@ -7,6 +7,7 @@
  *   tf    = la_mex('poll_interrupt', seconds)
  *   was   = la_mex('tuning', name, value)   one switch of la_tuning (tests)
  *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
+ *   t     = la_mex('last_call')   the last call's time inside (la_mex_clock.h)
  *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c)
  *
  * The first argument names the public function (the octave/ wrappers pass
@@ -24,6 +25,7 @@
  */
 #include "la_mex_args.h"
 #include "la_mex_base.h"
+#include "la_mex_clock.h"
 #include "la_mex_emulate.h"
 #include "la_mex_decode.h"
 #include "la_mex_intr.h"
@@ -238,6 +240,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
+  la_clock_mark(LA_MARK_PARSED);
   memset(&io, 0, sizeof io);
   memset(&aux, 0, sizeof aux);
   out[0] = like(c, c->v, 0);
@@ -251,11 +254,13 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   io.o = mxGetData(out[0]);
   io.ht = out[1] ? mxGetData(out[1]) : NULL;
   la_watch_begin(c);
+  la_clock_mark(LA_MARK_CORE);
   if (c->chunked)
     rc = c->dbl ? la_chunk_fwd_d(&c->p, &io, want_aux ? &aux : NULL)
                 : la_chunk_fwd_s(&c->p, &io, want_aux ? &aux : NULL);
   else
     rc = c->dbl ? la_recurrent_fwd_d(&c->p, &io) : la_recurrent_fwd_s(&c->p, &io);
+  la_clock_mark(LA_MARK_CORE_DONE);
   la_watch_end(c);
   if (rc) {
     destroy_all(out, 3);
@@ -315,6 +320,7 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
+  la_clock_mark(LA_MARK_PARSED);
   out[0] = like(c, c->q, 0);
   out[1] = like(c, c->k, 0);
   out[2] = like(c, c->v, 0);
@@ -344,10 +350,12 @@ static void run_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.dgk = c->gk_arr && !c->chunked ? mxGetData(out[8]) : NULL;
   io.dgv = c->gv_arr && !c->chunked ? mxGetData(out[9]) : NULL;
   la_watch_begin(c);
+  la_clock_mark(LA_MARK_CORE);
   if (c->chunked)
     rc = c->dbl ? la_chunk_bwd_d(p, &io) : la_chunk_bwd_s(p, &io);
   else
     rc = c->dbl ? la_recurrent_bwd_d(p, &io) : la_recurrent_bwd_s(p, &io);
+  la_clock_mark(LA_MARK_CORE_DONE);
   la_watch_end(c);
   if (rc) {
     destroy_all(out, 10);
@@ -376,6 +384,7 @@ static void run_map_forward(la_call *c, int nlhs, mxArray *plhs[])
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
+  la_clock_mark(LA_MARK_PARSED);
   out[0] = new_array(c, p->K, p->K, p->HV, p->N, 0);
   out[1] = state_array(c);
   memset(&io, 0, sizeof io);
@@ -383,7 +392,9 @@ static void run_map_forward(la_call *c, int nlhs, mxArray *plhs[])
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);
   io.A_log = c->A_log; io.dt_bias = c->dt_bias;
   io.P = mxGetData(out[0]); io.R = mxGetData(out[1]);
+  la_clock_mark(LA_MARK_CORE);
   rc = c->dbl ? la_state_map_fwd_d(p, &io) : la_state_map_fwd_s(p, &io);
+  la_clock_mark(LA_MARK_CORE_DONE);
   if (rc) {
     destroy_all(out, 2);
     fail_status(c, rc);
@@ -409,6 +420,7 @@ static void run_map_backward(la_call *c, int nlhs, mxArray *plhs[])
   la_need_inputs(c, &total);
   la_need_check(c, total);
   la_convert_inputs(c);
+  la_clock_mark(LA_MARK_PARSED);
   out[0] = like(c, c->k, 0);
   out[1] = like(c, c->v, 0);
   out[2] = like(c, c->g, 0);
@@ -423,7 +435,9 @@ static void run_map_backward(la_call *c, int nlhs, mxArray *plhs[])
   io.dg = mxGetData(out[2]); io.dbeta = mxGetData(out[3]);
   io.dA_log = gik && c->alog_arr ? mxGetData(out[4]) : NULL;
   io.ddt_bias = gik ? mxGetData(out[5]) : NULL;
+  la_clock_mark(LA_MARK_CORE);
   rc = c->dbl ? la_state_map_bwd_d(p, &io) : la_state_map_bwd_s(p, &io);
+  la_clock_mark(LA_MARK_CORE_DONE);
   if (rc) {
     destroy_all(out, 6);
     fail_status(c, rc);
@@ -535,6 +549,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   char fname[32] = "";
   int skip;
   static int release_registered; /* `clear functions`, `clear all`, exit: free the core's pool */
+  la_clock_mark(LA_MARK_ENTRY);
   if (!release_registered) release_registered = mexAtExit(la_release) == 0;
   fn = which_function(nrhs, prhs, fname, sizeof fname, &skip);
   if (!fn && !strcmp(fname, "options")) {
@@ -551,6 +566,10 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   if (!fn && !strcmp(fname, "file")) { /* the tensor files' byte work */
     la_mex_file(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (!fn && !strcmp(fname, "last_call")) {
+    plhs[0] = la_clock_last_call();
     return;
   }
   if (!fn && !strcmp(fname, "outputs_like")) {
@@ -579,4 +598,5 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     memset(plhs, 0, sizeof(mxArray *) * (size_t)(nlhs > 0 ? nlhs : 1));
     fail_status(&c, LA_EINTR);
   }
+  la_clock_done(fn->name);
 }

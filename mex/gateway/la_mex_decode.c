@@ -59,7 +59,6 @@ void la_decode_options(la_call *c)
   }
   if (!c->h0_arr)
     la_fail(c, "badOption", "'Slots' needs 'InitialState': the state pool, K x V x HV x slots");
-  la_dims_str(slots, dims, sizeof dims);
   if (is_vector(slots, (mwSize)p->N))
     p->slot_steps = 1;
   else if (mxGetNumberOfDimensions(slots) == 2 && (ptrdiff_t)mxGetN(slots) == p->N &&
@@ -67,7 +66,7 @@ void la_decode_options(la_call *c)
     p->slot_steps = (ptrdiff_t)mxGetM(slots);
   else
     la_fail(c, "badShape", "Slots must be a vector of N = %td slots (one per sequence) or "
-            "Tmax x N (one per step), got %s", p->N, dims);
+            "Tmax x N (one per step), got %s", p->N, la_dims_str(slots, dims, sizeof dims));
   p->slots = as_int64(c, slots, "Slots");
   p->slot_base = 1;
   p->pool_slots = (ptrdiff_t)(mxGetNumberOfDimensions(c->h0_arr) > 3

@@ -168,8 +168,7 @@ static void take_value(la_call *c, int i, const mxArray *a)
   const la_option *o = &la_options[i];
   char *at = (char *)c + o->at;
   const char *name = o->name;
-  char dims[64];
-  la_dims_str(a, dims, sizeof dims);
+  char dims[64]; /* the text of a's dimensions, made only for an error */
   switch (o->kind) {
   case LA_KIND_NEGATIVE: /* the signs are la_problem_check's */
   case LA_KIND_NONNEG:
@@ -179,7 +178,7 @@ static void take_value(la_call *c, int i, const mxArray *a)
       return;
     }
     if (!is_real_scalar(a))
-      la_fail(c, "badOption", "option '%s' must be a real numeric scalar, got a %s %s", name, dims,
+      la_fail(c, "badOption", "option '%s' must be a real numeric scalar, got a %s %s", name, la_dims_str(a, dims, sizeof dims),
               mxGetClassName(a));
     *(double *)at = mxGetScalar(a);
     break;
@@ -191,7 +190,7 @@ static void take_value(la_call *c, int i, const mxArray *a)
         la_fail(c, "badOption", "option '%s' must be a positive integer scalar, got %.17g", name,
                 x);
       la_fail(c, "badOption", "option '%s' must be a positive integer scalar, got a %s %s", name,
-              dims, mxGetClassName(a));
+              la_dims_str(a, dims, sizeof dims), mxGetClassName(a));
     }
     *(ptrdiff_t *)at = (ptrdiff_t)x;
     break;
@@ -200,13 +199,13 @@ static void take_value(la_call *c, int i, const mxArray *a)
     if (!(is_real_scalar(a) || (mxIsLogical(a) && mxGetNumberOfElements(a) == 1)) ||
         mxGetScalar(a) != mxGetScalar(a))
       la_fail(c, "badOption", "option '%s' must be true or false (a logical or real scalar, not "
-              "NaN), got a %s %s", name, dims, mxGetClassName(a));
+              "NaN), got a %s %s", name, la_dims_str(a, dims, sizeof dims), mxGetClassName(a));
     *(int *)at = mxGetScalar(a) != 0;
     break;
   case LA_KIND_CHOICE:
     if (!is_string(a))
       la_fail(c, "badOption", "option '%s' must be a string (a char row vector), got a %s %s",
-              name, dims, mxGetClassName(a));
+              name, la_dims_str(a, dims, sizeof dims), mxGetClassName(a));
     *(int *)at = choice_index(c, o, a);
     break;
   case LA_KIND_ARRAY:
@@ -216,7 +215,7 @@ static void take_value(la_call *c, int i, const mxArray *a)
     }
     if (mxIsSparse(a) || mxIsComplex(a) || !(mxIsDouble(a) || mxIsSingle(a)))
       la_fail(c, "badClass", "option '%s' must be [] or a real full single or double array, got "
-              "a %s %s%s%s", name, dims, mxIsComplex(a) ? "complex " : "",
+              "a %s %s%s%s", name, la_dims_str(a, dims, sizeof dims), mxIsComplex(a) ? "complex " : "",
               mxIsSparse(a) ? "sparse " : "", mxGetClassName(a));
     *(const mxArray **)at = a;
     break;
@@ -228,7 +227,7 @@ static void take_value(la_call *c, int i, const mxArray *a)
     if (!mxIsNumeric(a) || mxIsComplex(a) || mxIsSparse(a) || mxGetNumberOfDimensions(a) > 2 ||
         (mxGetM(a) != 1 && mxGetN(a) != 1) || mxIsEmpty(a))
       la_fail(c, "badCuSeqlens", "option '%s' must be [] or a real vector [0, t1, ..., T], got a "
-              "%s %s", name, dims, mxGetClassName(a));
+              "%s %s", name, la_dims_str(a, dims, sizeof dims), mxGetClassName(a));
     *(const mxArray **)at = a;
     break;
   case LA_KIND_INTEGERS: /* the values: la_mex_decode.c */
@@ -238,7 +237,7 @@ static void take_value(la_call *c, int i, const mxArray *a)
     }
     if (!mxIsNumeric(a) || mxIsComplex(a) || mxIsSparse(a))
       la_fail(c, "badOption", "option '%s' must be [] or a real numeric array of integers, got "
-              "a %s %s", name, dims, mxGetClassName(a));
+              "a %s %s", name, la_dims_str(a, dims, sizeof dims), mxGetClassName(a));
     *(const mxArray **)at = a;
     break;
   }

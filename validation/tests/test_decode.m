@@ -121,6 +121,46 @@
 %! end
 %! assert (id, 'kda:internal');
 
+% ---- the gateway's last_call (the bench's time inside the MEX) -------------------
+% Where the last call's time went: plausible, non-negative parts that add up
+% to the time inside; the mean over the calls since the previous query; a
+% failing call and a subcommand are not counted.  (No timing thresholds.)
+%!test
+%! la = private_la_mex ();
+%! P = rand_problem ('kda', 'T', 1, 'H', 2, 'K', 8, 'V', 4, 'InitialState', true, ...
+%!                   'Class', 'single');
+%! la ('last_call');                                  % the count restarts
+%! for i = 1:3
+%!   [o, S] = la ('kda_recurrent', P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%! end
+%! la ('options');                                    % a subcommand: not a call
+%! t = la ('last_call');
+%! assert (t.function, 'kda_recurrent');
+%! assert (t.calls, 3);
+%! for x = {t, t.mean}
+%!   p = x{1};
+%!   parts = [p.parse p.core p.outputs];
+%!   assert (all (isfinite (parts) & parts >= 0));
+%!   assert (p.inside > 0);
+%!   assert (sum (parts), p.inside, 1e-9 * p.inside + 1e-9);
+%! end
+%! assert (t.mean.inside < 1e6);                      % microseconds, not seconds
+%! % the next query counts from the last one; a failing call is not counted
+%! try
+%!   la ('kda_chunk', P.q, P.k, P.v, P.g, P.beta, 'InitialState', 1);
+%! catch
+%! end
+%! u = la ('last_call');
+%! assert (u.calls, 0);
+%! assert (u.function, 'kda_recurrent');
+%! assert ([u.mean.inside u.mean.parse u.mean.core u.mean.outputs], zeros (1, 4));
+%! % any public function, backward too
+%! dS = ones (size (S), 'single');
+%! la ('kda_recurrent_bwd', P.q, P.k, P.v, P.g, P.beta, o, dS, P.opts{:});
+%! u = la ('last_call');
+%! assert ([u.calls, u.inside >= u.core, u.core >= 0], [1 1 1]);
+%! assert (u.function, 'kda_recurrent_bwd');
+
 % ---- kda_recurrent and gdn_recurrent as MEX files of their own name ------------
 % (copies of the gateway next to their .m help files: a call skips the .m
 % wrapper).  The same bits as through la_mex, the help from the .m file, one

@@ -1,0 +1,73 @@
+/*
+ * la_mex_clock.c -- see la_mex_clock.h.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "la_mex_clock.h"
+
+#include <string.h>
+#include <time.h>
+
+/* the call in progress, and the last completed one (the host calls a MEX
+ * file from one thread at a time) */
+static struct timespec g_marks[LA_NMARKS];
+static double g_last[4]; /* parse, outputs, core, inside: microseconds */
+static double g_sum[4];  /* the same summed over the calls since the last query */
+static double g_calls;
+static char g_last_name[32];
+
+void la_clock_mark(la_mark which)
+{
+  clock_gettime(CLOCK_MONOTONIC, &g_marks[which]);
+}
+
+static double us_between(const struct timespec *a, const struct timespec *b)
+{
+  return 1e6 * (double)(b->tv_sec - a->tv_sec) + 1e-3 * (double)(b->tv_nsec - a->tv_nsec);
+}
+
+void la_clock_done(const char *name)
+{
+  struct timespec ret;
+  const struct timespec *m = g_marks;
+  clock_gettime(CLOCK_MONOTONIC, &ret);
+  g_last[0] = us_between(&m[LA_MARK_ENTRY], &m[LA_MARK_PARSED]);
+  g_last[1] = us_between(&m[LA_MARK_PARSED], &m[LA_MARK_CORE]) +
+              us_between(&m[LA_MARK_CORE_DONE], &ret);
+  g_last[2] = us_between(&m[LA_MARK_CORE], &m[LA_MARK_CORE_DONE]);
+  g_last[3] = us_between(&m[LA_MARK_ENTRY], &ret);
+  for (int i = 0; i < 4; i++) g_sum[i] += g_last[i];
+  g_calls++;
+  strncpy(g_last_name, name, sizeof g_last_name - 1);
+}
+
+/* a struct of the four parts p (microseconds) */
+static mxArray *parts(const double p[4])
+{
+  static const char *fields[] = {"inside", "parse", "outputs", "core"};
+  mxArray *s = mxCreateStructMatrix(1, 1, 4, fields);
+  mxSetFieldByNumber(s, 0, 0, mxCreateDoubleScalar(p[3]));
+  for (int i = 0; i < 3; i++) mxSetFieldByNumber(s, 0, i + 1, mxCreateDoubleScalar(p[i]));
+  return s;
+}
+
+mxArray *la_clock_last_call(void)
+{
+  static const char *fields[] = {"function", "inside", "parse", "outputs", "core", "calls", "mean"};
+  double mean[4];
+  mxArray *s, *last;
+  if (!g_last_name[0]) return mxCreateDoubleMatrix(0, 0, mxREAL);
+  s = mxCreateStructMatrix(1, 1, 7, fields);
+  last = parts(g_last);
+  mxSetFieldByNumber(s, 0, 0, mxCreateString(g_last_name));
+  for (int i = 0; i < 4; i++) {
+    mxSetFieldByNumber(s, 0, i + 1, mxDuplicateArray(mxGetFieldByNumber(last, 0, i)));
+    mean[i] = g_calls > 0 ? g_sum[i] / g_calls : 0;
+    g_sum[i] = 0;
+  }
+  mxDestroyArray(last);
+  mxSetFieldByNumber(s, 0, 5, mxCreateDoubleScalar(g_calls));
+  mxSetFieldByNumber(s, 0, 6, parts(mean));
+  g_calls = 0;
+  return s;
+}

@@ -1,0 +1,38 @@
+/*
+ * la_mex_clock.h -- where the last call's time went inside the gateway.
+ *
+ * Every call of a public function reads a monotonic clock five times: at
+ * entry to mexFunction, when its arguments are parsed and checked (the
+ * outputs are made next), when the core starts, when it returns, and when
+ * mexFunction returns.  la_mex('last_call') reports the last completed call
+ * of this MEX file and the mean over the calls since the previous query
+ * (the bench's "inside the MEX", bench_decode.m); a call that fails is not
+ * counted.  Nothing else reads the clock.
+ */
+#ifndef LA_MEX_CLOCK_H
+#define LA_MEX_CLOCK_H
+
+#include "la_mex_base.h"
+
+typedef enum la_mark {
+  LA_MARK_ENTRY,      /* mexFunction entered                          */
+  LA_MARK_PARSED,     /* arguments parsed, checked and converted      */
+  LA_MARK_CORE,       /* outputs made, the core starts                */
+  LA_MARK_CORE_DONE,  /* the core returned                            */
+  LA_NMARKS
+} la_mark;
+
+/* Read the clock into mark `which` of the call in progress. */
+void la_clock_mark(la_mark which);
+
+/* The call of function `name` returns: read the clock, keep the record. */
+void la_clock_done(const char *name);
+
+/* The last completed call as a struct (microseconds): function, inside
+ * (entry to return) = parse + outputs + core, where outputs counts the
+ * outputs' creation before the core and everything after it; calls: the
+ * calls since the previous query, mean: their mean inside, parse, outputs,
+ * core (then the count restarts).  [] before any call. */
+mxArray *la_clock_last_call(void);
+
+#endif
