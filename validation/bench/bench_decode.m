@@ -5,35 +5,42 @@ function d = bench_decode (reps, core_text)
   %
   %   For kda_recurrent and gdn_recurrent at B = 1, H = 4, K = V = 128,
   %   single, state in and out, microseconds per call (200 calls per run,
-  %   median, min and max of reps runs after one warm-up; the columns
-  %   interleaved run by run, so a burst of load hits them alike):
+  %   median, min and max of max (25, reps) runs after one warm-up; the
+  %   columns interleaved run by run, so a burst of load hits them alike):
   %     total   [o, S] = kda_recurrent (q, k, v, g, beta, 'InitialState', S)
   %             (the public function: with the build's kda_recurrent.mex,
   %             the gateway itself, no .m wrapper)
-  %     direct  the same call of the private la_mex
+  %     direct  the same call of the private la_mex (the same gateway)
+  %     inside  of direct: mexFunction's entry to its return, the mean of
+  %             the run's calls (la_mex ('last_call')), split into parse
+  %             (arguments parsed, checked, converted), core (the core's
+  %             call) and outputs (the outputs made, and the rest)
   %     host    [o, S] = la_mex ('outputs_like', v, S): a MEX call that only
-  %             makes outputs of these sizes, i.e. Octave's own cost for
-  %             them (Octave 7 built without PMR copies every output after
-  %             the call; MATLAB does not)
+  %             makes outputs of these sizes (information: about Octave's
+  %             part below)
   %     o only  o = kda_recurrent (...): no state returned (information)
   %   From core_text, the output of the C driver bench_core (its
   %   "| decode kda |" rows; '' when not run): the core's call and the
-  %   arithmetic of one step on the same number of threads.  Then
-  %     ours = total - arithmetic - host
-  %   is the overhead of this library (gateway, the core's own; the .m
-  %   wrapper too where the function's MEX file is absent),
-  %   and ours_mex = direct - arithmetic - host its part inside the MEX,
-  %   each taken run by run and then the median (bench_paired_overhead:
-  %   a burst of load hits a run's total and host alike and cancels).
+  %   arithmetic of one step on the same number of threads.  Then, run by
+  %   run and then the median (min, max) over the runs,
+  %     ours   = inside - arithmetic: this library's cost beyond the step's
+  %              arithmetic (gateway, the core's own, the state's trip
+  %              through memory)
+  %     Octave = direct - inside: the interpreter's call and its conversion
+  %              of the outputs (Octave 7 copies each returned array
+  %              element by element after mexFunction returns; MATLAB's
+  %              interleaved API does not)
   %   The same call with a state pool follows in the Markdown
   %   (bench_decode_pool: 64 slots, H = 4 and 32).
-  %   d: struct array (fn, total, direct, host, oonly: [median min max];
-  %   core, arith, ours, ours_mex: scalars, NaN without core_text;
-  %   ours_range, ours_mex_range: [min max] over the runs) and d(1).md,
-  %   the Markdown table.
+  %   d: struct array (fn, total, direct, inside, parse, core_part,
+  %   outputs, host, oonly, octave: [median min max]; core, arith, ours:
+  %   scalars, NaN without core_text; ours_range: [min max] over the runs),
+  %   d(1).md, the Markdown table, and d(1).pool, bench_decode_pool's struct
+  %   array.
   %
-  %   See also: run_bench, bench_write_md, bench_paired_overhead.
+  %   See also: run_bench, bench_write_md, bench_decode_pool.
   la = private_la_mex ();
+  reps = max (25, reps);
   fns = {'kda_recurrent', 'gdn_recurrent'};
   for f = 1:numel (fns)
     [t, raw] = time_calls (str2func (fns{f}), la, fns{f}, reps, 200);
@@ -42,14 +49,19 @@ function d = bench_decode (reps, core_text)
     r.direct = t(2, :);
     r.host = t(3, :);
     r.oonly = t(4, :);
+    r.inside = t(5, :);
+    r.parse = t(6, :);
+    r.core_part = t(7, :);
+    r.outputs = t(8, :);
+    r.octave = spread3 (raw(:, 2) - raw(:, 5));
     [r.core, r.arith] = core_figures (core_text, fns{f}(1:3));
-    [r.ours, lo, hi] = bench_paired_overhead (raw(:, 1), raw(:, 3), r.arith);
-    r.ours_range = [lo hi];
-    [r.ours_mex, lo, hi] = bench_paired_overhead (raw(:, 2), raw(:, 3), r.arith);
-    r.ours_mex_range = [lo hi];
+    ours = spread3 (raw(:, 5) - r.arith);
+    r.ours = ours(1);
+    r.ours_range = ours(2:3);
     d(f) = r;                                          %#ok (two rows)
   end
-  d(1).md = [decode_md(d), bench_decode_pool(reps, core_text)];   % the pooled call beside it
+  [pool_md, d(1).pool] = bench_decode_pool (reps, core_text);   % the pooled call beside it
+  d(1).md = [decode_md(d), pool_md];
 end
 
 function la = private_la_mex ()
@@ -80,25 +92,28 @@ function [in, S] = decode_inputs (fn)
   S = single (0.1 * randn (K, V, H));
 end
 
-% Microseconds per call, [median min max] of total, direct, host, o only
-% (rows of t; raw: one row per run, the same four columns); each run times
-% the four in turn, ncalls calls each, every call through a function handle
-% alike.
+% Microseconds per call, [median min max] of total, direct, host, o only,
+% then direct's inside, parse, core and outputs (rows of t; raw: one row
+% per run, the same eight columns); each run times the four calls in turn,
+% ncalls calls each, every call through a function handle alike.
 function [t, raw] = time_calls (fh, la, name, reps, ncalls)
   [in, S] = decode_inputs (name);
   [q, k, v, g, beta] = in{:};
-  raw = zeros (reps + 1, 4);
+  raw = zeros (reps + 1, 8);
   for i = 1:reps + 1
     t0 = tic ();
     for j = 1:ncalls
       [o, S1] = fh (q, k, v, g, beta, 'InitialState', S);
     end
     raw(i, 1) = toc (t0);
+    la ('last_call');                        % its mean restarts here
     t0 = tic ();
     for j = 1:ncalls
       [o, S1] = la (name, q, k, v, g, beta, 'InitialState', S);
     end
     raw(i, 2) = toc (t0);
+    x = la ('last_call');
+    raw(i, 5:8) = [x.mean.inside x.mean.parse x.mean.core x.mean.outputs];   % us
     t0 = tic ();
     for j = 1:ncalls
       [o, S1] = la ('outputs_like', v, S);
@@ -110,7 +125,8 @@ function [t, raw] = time_calls (fh, la, name, reps, ncalls)
     end
     raw(i, 4) = toc (t0);
   end
-  raw = 1e6 * raw(2:end, :) / ncalls;
+  raw = raw(2:end, :);
+  raw(:, 1:4) = 1e6 * raw(:, 1:4) / ncalls;
   t = [median(raw, 1); min(raw, [], 1); max(raw, [], 1)]';
 end
 
@@ -137,21 +153,29 @@ function md = decode_md (d)
                  '(min, max) of runs of 200 calls.  total: `[o, S] = kda_recurrent ' ...
                  '(q, k, v, g, beta, ''InitialState'', S)` (served by kda_recurrent.mex, ' ...
                  'the gateway under the function''s name, no .m wrapper); direct: the same ' ...
-                 'call of the private la_mex; host: a MEX call that only ' ...
-                 'makes outputs of these sizes (Octave''s own cost: without PMR it copies ' ...
-                 'each output after the call); core and arithmetic (one step on the same ' ...
-                 'threads): `bench_core`; ours = total - arithmetic - host; in the MEX: ' ...
-                 'direct - arithmetic - host; these two run by run (a run times the four ' ...
-                 'columns in turn), median (min, max) over the runs.\n\n' ...
-                 '| function | total | direct | host (Octave) | o only | core call | ' ...
-                 'arithmetic | ours | in the MEX |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n']);
+                 'call of the private la_mex; inside: of direct, mexFunction''s entry to ' ...
+                 'return (`la_mex (''last_call'')`), of which parse (arguments parsed, ' ...
+                 'checked, converted), core (the core''s call) and outputs (made, and the ' ...
+                 'rest); arithmetic (one step on the same threads, the state in cache) and ' ...
+                 'core call: `bench_core`; ours = inside - arithmetic; Octave = direct - ' ...
+                 'inside (the interpreter, and its element-by-element copy of each returned ' ...
+                 'array, which no MEX file avoids in Octave 7); these two run by run, median ' ...
+                 '(min, max) over the runs.  host: a MEX call that only makes outputs of ' ...
+                 'these sizes; o only: no state returned.\n\n' ...
+                 '| function | total | direct | inside | parse | core | outputs | arithmetic | ' ...
+                 'ours | Octave | host | o only | core call (C) |\n' ...
+                 '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n']);
   for i = 1:numel (d)
-    md = [md, sprintf('| %s | %s | %s | %s | %s | %.1f | %.1f | %s | %s |\n', d(i).fn, ...
-                      spread (d(i).total), spread (d(i).direct), spread (d(i).host), ...
-                      spread (d(i).oonly), d(i).core, d(i).arith, ...
-                      spread ([d(i).ours d(i).ours_range]), ...
-                      spread ([d(i).ours_mex d(i).ours_mex_range]))];   %#ok
+    md = [md, sprintf('| %s | %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %s | %s | %.1f | %.1f | %.1f |\n', ...
+                      d(i).fn, spread (d(i).total), spread (d(i).direct), spread (d(i).inside), ...
+                      d(i).parse(1), d(i).core_part(1), d(i).outputs(1), d(i).arith, ...
+                      spread ([d(i).ours d(i).ours_range]), spread (d(i).octave), ...
+                      d(i).host(1), d(i).oonly(1), d(i).core)];   %#ok
   end
+end
+
+function t = spread3 (x)
+  t = [median(x) min(x) max(x)];
 end
 
 function s = spread (t)
