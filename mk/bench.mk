@@ -21,9 +21,13 @@
 #                  rounds, its range and the rounds met
 #                  (validation/run_bench_goals.m); writes
 #                  validation/results/bench_goals.md
+#   make bench-decode-perf  a decode call (T = 1, H = 4) under perf: the
+#                  shares of Octave's copy of the outputs, the arithmetic,
+#                  the rest of the MEX (validation/bench/bench_decode_perf.sh;
+#                  needs linux-perf, not installed by make)
 # The peer (validation/bench/peer_torch.py) needs Debian's python3-torch; it
 # is measured when installed (`make bench-deps`), never needed by make test.
-.PHONY: bench bench-c bench-goals bench-deps bench-files
+.PHONY: bench bench-c bench-goals bench-deps bench-files bench-decode-perf
 
 ROUNDS ?= 5
 
@@ -101,3 +105,6 @@ bench-files: build
 
 bench-goals: build $(BENCH_CORE)
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'Rounds', $(ROUNDS));"
+
+bench-decode-perf: build
+	@validation/bench/bench_decode_perf.sh $(CALLS)
