@@ -100,7 +100,12 @@ function [s, dtypes] = load_npz (file)
 end
 
 function [s, dtypes] = load_mat (file)
+  % every size checked (la_mex_mat.c) before load allocates by them
   la_regular_file (file);
+  [~, err] = la_mex ('file', 'mat', file, la_mex ('file', 'mem_available'));
+  if (~isempty (err))
+    la_bad_file (file, '%s', err);
+  end
   try
     s = load ('-mat', file);
   catch err
