@@ -340,7 +340,12 @@ int la_mat_check(const unsigned char *bytes, size_t n, double avail, char *err, 
   while (s.left > 0) {
     /* a variable's tag (never small; no padding after a compressed one) */
     uint32_t type, nbytes;
-    if (s.left < 8) return fail(&s, "truncated: %u stray bytes after the last variable", (unsigned)s.left);
+    if (s.left < 8) { /* padding after the last variable, or a tag cut short */
+      size_t i;
+      for (i = 0; i < s.left; i++)
+        if (s.p[i]) return fail(&s, "truncated: %u stray bytes after the last variable", (unsigned)s.left);
+      break;
+    }
     type = u32(&s, s.p);
     nbytes = u32(&s, s.p + 4);
     s.p += 8;
