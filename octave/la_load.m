@@ -87,8 +87,7 @@ function [s, dtypes] = la_load (file, how)
 end
 
 function [s, dtypes] = load_npz (file)
-  [names, data] = la_zip_read (la_read_file (file), file);
-  keys = regexprep (names, '\.npy$', '');
+  [names, data, keys] = la_zip_read (la_read_file (file), file);
   s = struct ();
   dtypes = struct ();
   for i = 1:numel (names)
