@@ -10,7 +10,8 @@
 %                       savez_compressed: stored or deflated members),
 %                       named as numpy's np.load keys them (".npy" dropped)
 %     NAME.safetensors  one field per tensor (the "__metadata__" entry is skipped)
-%     NAME.mat          one field per variable (load of Octave / MATLAB)
+%     NAME.mat          one field per variable (load of Octave / MATLAB;
+%                       level-5 MAT-files: save -v7 or -v6, scipy's savemat)
 %   Field names are the names as written, whatever they are ("do", "a-b",
 %   "x.y" included): read them with s.("do").  Two .npz members with the
 %   same key (q.npy and q) are an error.
@@ -42,6 +43,19 @@
 %   against the file's before memory is allocated, and a deflated member
 %   inflates to at most the size its directory claims (zlib in the MEX; a
 %   MEX built by build_mex.m has no zlib and refuses deflated members).
+%   A .npz holds at most 4,096 members, each claiming at most 1,032 bytes
+%   per compressed byte (deflate's ceiling), all together no more than
+%   the memory available.
+%   A .mat is walked element by element before load reads it: a file that
+%   is no level-5 MAT-file (v7.3 / HDF5, version 4, text) is refused with
+%   what it is; so is an element that runs past its file or its matrix, a
+%   matrix whose dimensions need more values than its data holds, a
+%   compressed variable that claims more than 1,032 bytes per compressed
+%   byte or inflates to more (or fewer) bytes than its matrix claims
+%   (inflated in 64 KiB steps, stopping at the claim, never allocated),
+%   nesting deeper than 32, and variables that claim more than the memory
+%   available.  A MEX built by build_mex.m (no zlib) checks a compressed
+%   variable's outer element only and leaves its contents to load.
 %
 %   Example:
 %     f = [tempname() '.npz'];
@@ -87,8 +101,7 @@ function [s, dtypes] = la_load (file, how)
 end
 
 function [s, dtypes] = load_npz (file)
-  [names, data] = la_zip_read (la_read_file (file), file);
-  keys = regexprep (names, '\.npy$', '');
+  [names, data, keys] = la_zip_read (la_read_file (file), file);
   s = struct ();
   dtypes = struct ();
   for i = 1:numel (names)
@@ -100,7 +113,12 @@ function [s, dtypes] = load_npz (file)
 end
 
 function [s, dtypes] = load_mat (file)
+  % every size checked (la_mex_mat.c) before load allocates by them
   la_regular_file (file);
+  [~, err] = la_mex ('file', 'mat', file, la_mex ('file', 'mem_available'));
+  if (~isempty (err))
+    la_bad_file (file, '%s', err);
+  end
   try
     s = load ('-mat', file);
   catch err

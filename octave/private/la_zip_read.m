@@ -1,9 +1,10 @@
 % LA_ZIP_READ  The members of a zip archive (a .npz file), as bytes.
 %
-%   [names, data] = la_zip_read (bytes, file)
+%   [names, data, keys] = la_zip_read (bytes, file)
 %
 %   bytes: uint8 vector of the whole archive.  names: cell of member names
-%   as written; data: cell of uint8 rows, their uncompressed contents.
+%   as written; data: cell of uint8 rows, their uncompressed contents;
+%   keys: the names as np.load keys them (".npy" dropped).
 %   Reads the end record (zip64 too) and the central directory (zip64 extra
 %   fields included, as numpy writes them), then each member: stored
 %   (method 0) as is, deflated (method 8) through zlib in the MEX with the
@@ -20,7 +21,7 @@
 %   'la:badFile' error.  A MEX built without zlib (build_mex.m)
 %   refuses deflated members with that reason.
 
-function [names, data] = la_zip_read (bytes, file)
+function [names, data, keys] = la_zip_read (bytes, file)
   bytes = uint8 (bytes(:)');
   [count, cd_pos, cd_size] = end_record (bytes, file);
   if (count * 46 > cd_size)
@@ -66,14 +67,26 @@ function [names, data] = la_zip_read (bytes, file)
     info(i, :) = [w(6), w(9) + 65536 * w(10), csize, usize, start, loc + 1, w(5)];
     pos = pos + 46 + nlen + xlen + clen;
   end
-  check_members (names, info, cd_pos, file);
+  keys = npz_keys (names);
+  check_members (names, keys, info, cd_pos, file);
   data = cell (1, count);
   for i = 1:count
     data{i} = member (bytes, info(i, :), file, names{i});
   end
 end
 
-function check_members (names, info, cd_pos, file)
+function keys = npz_keys (names)
+  % each name without a final ".npy" (plain comparison: a name need not be
+  % valid UTF-8, which regexprep refuses)
+  keys = names;
+  for i = 1:numel (names)
+    if (numel (names{i}) >= 4 && strcmp (names{i}(end - 3:end), '.npy'))
+      keys{i} = names{i}(1:end - 4);
+    end
+  end
+end
+
+function check_members (names, keys, info, cd_pos, file)
   % every bound before any byte is inflated
   [sorted, k] = sort (names);
   twice = find (strcmp (sorted(1:end - 1), sorted(2:end)), 1);
@@ -82,7 +95,6 @@ function check_members (names, info, cd_pos, file)
   end
   % members are arrays by their names without ".npy", as numpy's NpzFile
   % keys them: q.npy and q would be the same array
-  keys = regexprep (names, '\.npy$', '');
   [sorted, k] = sort (keys);
   twice = find (strcmp (sorted(1:end - 1), sorted(2:end)), 1);
   if (~isempty (twice))

@@ -12,8 +12,11 @@ function md = bench_files (varargin)
   %   has no safetensors writer).  Each cell is the median of Reps runs,
   %   both sides timed inside their own process (no interpreter start-up),
   %   the two alternating per format.  The files go to a temporary folder;
-  %   the page cache makes reads memory-bound.  Returns (and prints) a
-  %   Markdown table; 'Out' also writes it to a file.
+  %   the page cache makes reads memory-bound.  A second table times the
+  %   same tensor as .mat (Octave's save -v7 and -v6): Octave's load alone
+  %   beside la_load, which first walks the file's elements and inflates
+  %   each compressed one once more to check its sizes (la_mex_mat.c).
+  %   Returns (and prints) Markdown tables; 'Out' also writes them to a file.
 
   opt = struct ('Reps', 3, 'Out', '');
   for i = 1:2:numel (varargin)
@@ -57,6 +60,7 @@ function md = bench_files (varargin)
   md = sprintf (['\n### Tensor files: one float32 tensor of %.1f MB (median of %d, seconds and MB/s)\n\n' ...
                  '| format | la_save s | MB/s | la_load s | MB/s | numpy save s (MB/s) | numpy load s (MB/s) |\n' ...
                  '|---|---:|---:|---:|---:|---:|---:|\n%s\n'], mb, opt.Reps, strjoin (lines, "\n"));
+  md = [md, mat_table(d, x, mb, opt.Reps)];
   fprintf ('%s', md);
   if (~isempty (opt.Out))
     fid = fopen (opt.Out, 'w');
@@ -64,6 +68,28 @@ function md = bench_files (varargin)
              datestr (now ()), strtrim (fileread ('/proc/loadavg')), md);
     fclose (fid);
   end
+end
+
+function md = mat_table (d, x, mb, reps)
+  % load and la_load of one .mat, alternating
+  lines = {};
+  for v = {'-v7', '-v6'}
+    f = fullfile (d, ['m' v{1} '.mat']);
+    save (v{1}, f, 'x');
+    info = dir (f);
+    tl = zeros (1, reps);
+    tc = tl;
+    for r = 1:reps
+      t0 = tic ();  s = load ('-mat', f);  tl(r) = toc (t0);
+      t0 = tic ();  s = la_load (f);  tc(r) = toc (t0);
+      assert (isequal (s.x, x));
+    end
+    lines{end + 1} = sprintf ('| save %s | %.1f | %.2f | %.2f | %+.2f |', v{1}, info.bytes / 1e6, ...
+                              median (tl), median (tc), median (tc) - median (tl));
+  end
+  md = sprintf (['\n### .mat: Octave''s load and la_load (its check, then load) on the same %.1f MB tensor (median of %d, seconds)\n\n' ...
+                 '| file | MB on disk | load s | la_load s | check s |\n|---|---:|---:|---:|---:|\n%s\n'], ...
+                mb, reps, strjoin (lines, "\n"));
 end
 
 function [tw, tr] = numpy_time (d, how)

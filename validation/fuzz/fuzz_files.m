@@ -4,7 +4,8 @@ function n_bad = fuzz_files (varargin)
   %   n_bad = fuzz_files ('Seed', s, 'Count', n, 'TimeLimit', seconds, 'OutDir', dir)
   %
   %   Starts from valid files of each format (la_save's .npy, .npz stored
-  %   and deflated, .safetensors, and meta.json text), then damages each
+  %   and deflated, .safetensors, .mat of save -v7 and -v6, and meta.json
+  %   text), then damages each
   %   copy at random: bytes flipped, cut, duplicated or inserted, header
   %   numbers (lengths, sizes, offsets, counts) set to extremes, JSON
   %   punctuation repeated.  Each damaged file must either read or raise
@@ -30,7 +31,9 @@ function n_bad = fuzz_files (varargin)
   seeds = {la_save(fullfile (d, 'x.npy'), single (randn (3, 4))), ...
            la_save(fullfile (d, 'x.npz'), s), ...
            la_save(fullfile (d, 'z.npz'), s, 'Compress', true), ...
-           la_save(fullfile (d, 'x.safetensors'), s, 'bfloat16')};
+           la_save(fullfile (d, 'x.safetensors'), s, 'bfloat16'), ...
+           save_mat(fullfile (d, 'z.mat'), s, '-v7'), ...
+           save_mat(fullfile (d, 'x.mat'), s, '-v6')};
   base = cellfun (@read_bytes, seeds, 'UniformOutput', false);
   json = uint8 ('{"chunk_size": 64, "scale": 0.125, "cu_seqlens": [0, 5, 9], "dtype": "bfloat16", "x": {"a": [true, null]}}');
   n_bad = 0;
@@ -139,4 +142,10 @@ function b = damage (b)
         b = [b, uint8(randi ([0 255], 1, randi (100)))];
     end
   end
+end
+
+function f = save_mat (f, s, version)
+  % s saved by Octave's own save (without "do", which save cannot name)
+  s = rmfield (s, 'do');
+  save (version, f, '-struct', 's');
 end

@@ -212,3 +212,109 @@
 %!   assert (err.identifier, 'la:badFile');
 %! end
 %! assert (numel (dir (t)), 2);     % . and ..
+
+%!function b = mat_ (varargin)
+%!  % a level-5 MAT-file: the 128-byte header, then the elements given
+%!  text = uint8 ('MATLAB 5.0 MAT-file, written by test_hostile_files');
+%!  b = [text, repmat(uint8(' '), 1, 116 - numel (text)), zeros(1, 8, 'uint8'), le_(256, 2), uint8('IM'), varargin{:}];
+%!endfunction
+
+%!function e = el_ (type, data, nbytes)
+%!  % a data element: tag (nbytes as declared, default the data's) and data padded to 8
+%!  if (nargin < 3)
+%!    nbytes = numel (data);
+%!  end
+%!  e = [le_(type, 4), le_(nbytes, 4), uint8(data), zeros(1, mod (-numel (data), 8), 'uint8')];
+%!endfunction
+
+%!function m = matrix_ (cls, dims, body)
+%!  % an miMATRIX element of class cls named "x": flags, dimensions, name, body
+%!  d = cell2mat (arrayfun (@(n) le_(n, 4), dims, 'UniformOutput', false));
+%!  m = [el_(6, [le_(cls, 4), le_(0, 4)]), el_(5, d), el_(1, uint8 ('x')), body];
+%!  m = el_(14, m);
+%!endfunction
+
+%!function z = zlib_ (bytes)
+%!  % a zlib stream of bytes (header, deflate, Adler-32), by python3's zlib
+%!  f = tempname ();  put_ (f, bytes);
+%!  [st, out] = system (sprintf ('/usr/bin/python3 -c ''import sys, zlib; b = open (sys.argv[1], "rb").read (); open (sys.argv[1], "wb").write (zlib.compress (b))'' %s 2>&1', f));
+%!  assert (st, 0, out);
+%!  fid = fopen (f);  z = fread (fid, Inf, 'uint8=>uint8')';  fclose (fid);  delete (f);
+%!endfunction
+
+%!test
+%! % .mat: the structure and every size checked before load reads the file
+%! t = tmp_ ();
+%! x = matrix_ (6, [1 2], el_(9, typecast ([1 2], 'uint8')));
+%! put_ (fullfile (t, 'ok.mat'), mat_ (x));          % the writer itself is right
+%! s = la_load (fullfile (t, 'ok.mat'));  assert (s.x, [1 2]);
+%! put_ (fullfile (t, 'okz.mat'), mat_ (el_(15, zlib_ (x))));
+%! s = la_load (fullfile (t, 'okz.mat'));  assert (s.x, [1 2]);
+%! tic;
+%! big = matrix_ (6, [1e5 1e5], el_(9, typecast (1, 'uint8')));
+%! bad_ (fullfile (t, 'dims.mat'), mat_ (big), 'dimensions need 1e\+10 values|dimensions need 10000000000 values');
+%! bad_ (fullfile (t, 'dimsz.mat'), mat_ (el_(15, zlib_ (big))), 'dimensions need');
+%! bad_ (fullfile (t, 'more.mat'), mat_ (matrix_ (6, [1 1], el_(9, zeros (1, 64, 'uint8')))), 'holds 8 values, its dimensions need 1');
+%! bad_ (fullfile (t, 'cell.mat'), mat_ (matrix_ (1, [3e4 3e4], [])), 'cell''s dimensions need');
+%! bad_ (fullfile (t, 'neg.mat'), mat_ (matrix_ (6, [-1 2], el_(9, []))), 'negative dimension');
+%! bad_ (fullfile (t, 'elem.mat'), mat_ (matrix_ (6, [1 1], el_(9, typecast (1, 'uint8'), 4096))), 'runs past the end of its matrix');
+%! bad_ (fullfile (t, 'cut.mat'), mat_ (x(1:end - 8)), 'truncated');
+%! bad_ (fullfile (t, 'cutz.mat'), mat_ (el_(15, zlib_ (x), 4096)), 'truncated');
+%! z = zlib_ (x);
+%! bad_ (fullfile (t, 'cutzs.mat'), mat_ ([le_(15, 4), le_(numel (z) - 6, 4), z(1:end - 6)]), 'cut short');
+%! % the claim bomb: a matrix claiming 4e9 bytes from a stream of a few hundred
+%! bad_ (fullfile (t, 'claim.mat'), mat_ (el_(15, zlib_ ([le_(14, 4), le_(4e9, 4), zeros(1, 1000, 'uint8')]))), ...
+%!       'claims 4000000008 bytes from [0-9]+, more than deflate can give');
+%! bad_ (fullfile (t, 'short.mat'), uint8 ('MATLAB 5.0 MAT-file, cut'), 'truncated');
+%! bad_ (fullfile (t, 'junk.mat'), uint8 ([1:255, 0:255]), 'not a level-5 MAT-file');
+%! bad_ (fullfile (t, 'top.mat'), mat_ (el_(9, zeros (1, 8, 'uint8'))), 'type 9 at the top level');
+%! assert (toc < 10);
+%! % files of other MAT formats: what they are
+%! a = magic (3);
+%! save ('-v4', fullfile (t, 'v4.mat'), 'a');  bad_ (fullfile (t, 'v4.mat'), [], 'version 4 MAT-file');
+%! save ('-text', fullfile (t, 'txt.mat'), 'a');  bad_ (fullfile (t, 'txt.mat'), [], 'a text file');
+%! save ('-hdf5', fullfile (t, 'h5.mat'), 'a');  bad_ (fullfile (t, 'h5.mat'), [], 'an HDF5 file');
+%! % MATLAB's v7.3: a 512-byte user block (its text header) before the HDF5 file
+%! fid = fopen (fullfile (t, 'h5.mat'));  h5 = fread (fid, Inf, 'uint8=>uint8')';  fclose (fid);
+%! head = uint8 ('MATLAB 7.3 MAT-file, Platform: GLNXA64, Created on: Thu Nov 26 2026 HDF5 schema 1.00 .');
+%! v73 = [head, repmat(uint8(' '), 1, 116 - numel (head)), zeros(1, 8, 'uint8'), le_(512, 2), uint8('IM'), zeros(1, 384, 'uint8'), h5];
+%! bad_ (fullfile (t, 'v73.mat'), v73, 'MAT-file v7.3 \(HDF5\)');
+
+%!test
+%! % .mat zlib bomb: a variable of 56 bytes whose stream inflates to 5 GiB
+%! % (5 MB on disk, written by python3's zlib): refused at the claim
+%! t = tmp_ ();  f = fullfile (t, 'bomb.mat');
+%! here = fileparts (which ('test_hostile_files'));
+%! if (isempty (here))
+%!   here = fullfile (pwd (), 'tests');
+%! end
+%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s 5 2>&1', fullfile (here, 'python', 'write_mat_bomb.py'), f));
+%! assert (st, 0, out);
+%! tic;  bad_ (f, [], 'inflates to more than the 64 bytes its matrix claims');  assert (toc < 1);
+%! % a dump holding it: kda_verify refuses it the same way
+%! tic;  bad_ (f, [], 'inflates to more than the 64 bytes', 'kda_verify');  assert (toc < 2);
+
+%!test
+%! % .mat files of real writers still load with their values: Octave's
+%! % save -v7 and -v6, scipy's savemat compressed and not
+%! t = tmp_ ();
+%! s = struct ('q', reshape (single (1:24), 2, 3, 4), 'i', int64 ([-2; 5]), 'b', [true; false], ...
+%!             'c', {{1, 'ab', {}}}, 'st', struct ('a', {1, 2}), 'sp', sparse ([1 0; 0 2]), ...
+%!             'z', 1 + 2i, 'e', zeros (0, 3), 'ch', 'abc', 'u', uint16 (7));
+%! for v = {'-v7', '-v6'}
+%!   f = fullfile (t, ['o' v{1} '.mat']);
+%!   save (v{1}, f, '-struct', 's');
+%!   assert (la_load (f), s);
+%! end
+%! py = ['import sys, numpy as np, scipy.io as sio, scipy.sparse as sp; ' ...
+%!       'd = {"a": np.arange(12.).reshape(3, 4), "i": np.array([[1, -2]], dtype=np.int32), ' ...
+%!       '"s": "text", "sp": sp.csc_matrix(np.eye(3)), "st": {"f": 1.5}}; ' ...
+%!       'sio.savemat(sys.argv[1] + "/z.mat", d, do_compression=True); ' ...
+%!       'sio.savemat(sys.argv[1] + "/u.mat", d, do_compression=False)'];
+%! [st, out] = system (sprintf ('/usr/bin/python3 -c ''%s'' %s 2>&1', py, t));
+%! assert (st, 0, out);
+%! for f = {'z.mat', 'u.mat'}
+%!   r = la_load (fullfile (t, f{1}));
+%!   assert (r.a, reshape (0:11, 4, 3)');  assert (r.i, int32 ([1 -2]));  assert (r.s, 'text');
+%!   assert (r.sp, speye (3));  assert (r.st.f, 1.5);
+%! end
