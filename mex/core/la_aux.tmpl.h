@@ -46,6 +46,24 @@ typedef struct {
   real_t *keep;
 } LA_FN(cbwd_aux_at);
 
+/* Where chunk ci of item (sequence n, value head hv) puts its backward
+ * intermediates: aux NULL without aux; first: the number of each
+ * sequence's first chunk (chunk_number); keep: cbwd_wy's 2 C x C. */
+static LA_FN(cbwd_aux_at) LA_FN(cbwd_aux_of)(const la_problem *p, const la_chunk_bwd_aux *aux,
+                                             const ptrdiff_t *first, ptrdiff_t n, ptrdiff_t hv,
+                                             ptrdiff_t ci, real_t *keep)
+{
+  LA_FN(cbwd_aux_at) at;
+  memset(&at, 0, sizeof at);
+  if (!aux) return at;
+  at.aux = aux;
+  at.hv = hv;
+  at.keep = keep;
+  at.tg = la_off_beta(p, la_seq_of(p, n), hv) + ci * p->chunk;
+  at.nci = first[n] + ci;
+  return at;
+}
+
 /* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
  * S: the state entering the chunk; dg: the chunk's finished gate gradient;
  * b->dS is already that of the state entering the chunk.  dw = -dv_new S^T
