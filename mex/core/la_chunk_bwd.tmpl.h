@@ -1,38 +1,35 @@
 /*
  * la_chunk_bwd.tmpl.h -- template: the driver of the chunked backward
- * (docs/chunk_backward.md).  Per (sequence, value head), two sweeps:
- *   forward sweep, chunk 0 .. nc-1, keeping each chunk's H, M, Aqk, A, X
- *   (WY form: w) and v_new in the store (la_chunk_ws.tmpl.h, (63)):
- *     fwd_local   decays, M, Aqk, A (WY form: w, u)      (21)-(27), (29)
- *     fwd_chain   v_new = A (v - KG H), the next H       (28), (31)
- *   reverse sweep, chunk nc-1 .. 0, carrying dS:
- *     rev_pre     decays again, A_raw; dAqk, dO's dv_new (35), (36)
- *     rev_chain   dX, dH: the dS of the chunk before     (35), (37), (40b)
- *     rev_post    dQG, dKG, dKC, dgamma; WY, inverse, gated products,
- *                 gated inputs, dg                        (38)-(46b)
- * The chain steps carry H (forward) or dS (reverse) from chunk to chunk;
- * the rest is the chunk's own, which la_sweep (la_sched.tmpl.h) lets an
- * idle thread take.
- *
- * 'Emulate' (docs/emulation.md): the forward sweep stores h, Aqk, A, w,
- * v_new rounded as the forward does; the reverse sweep rounds the recomputed
- * gated q, k, dv after the output stage and after the state stage, and the
- * snapshot of dh the chunk reads (the carried dh stays single); the
- * gradients returned are rounded last.  With io->aux ('Intermediates') each
- * chunk's gradients of the forward's intermediates are copied out
- * (cbwd_aux_store), at no cost otherwise.
+ * (docs/chunk_backward.md).  Per (sequence, value head), two sweeps over
+ * its chunks, each chunk's steps named after what they form:
+ *   forward sweep, chunks 0 .. nc-1 from H = h0, keeping each chunk's H, M,
+ *   Aqk, A, X (WY form: w) and v_new in the store (63):
+ *     fwd_local  decays, gated q, k, M, Aqk, A (WY: w, u)  (21)-(27), (29)
+ *     fwd_chain  v_new = A (v - KG H), the next H          (28), (31)
+ *   reverse sweep, chunks nc-1 .. 0 from dS = dht, to dh0 = dS:
+ *     rev_pre    decays, gated q, k, A_raw again; dAqk, dO's dv_new (35), (36)
+ *     rev_chain  the rest of dv_new, dX, dH = the dS before (35), (37), (40b)
+ *     rev_post   dQG, dKG, dKC, dgamma; back through WY, the inverse, the
+ *                gated products and inputs: dq, dk, dv, dg, dbeta  (38)-(46b)
+ * The chain steps carry H or dS from chunk to chunk; the rest is each
+ * chunk's own, which la_sweep (la_sched.tmpl.h) lets an idle thread take.
+ * 'Emulate' (docs/emulation.md) rounds what a kernel stores: the forward
+ * sweep's h, Aqk, A, w, v_new, the reverse sweep's gated q, k, dv_new and
+ * the dh a chunk reads (the carried dh stays single), the gradients last.
+ * With io->aux, each chunk's gradients of the forward's intermediates are
+ * copied out (cbwd_aux_store).
  */
 
-/* What every item reads: the call, and with io->aux the number of each
- * sequence's first chunk (chunk_number). */
+/* What every item reads: the call, the size of its store (maxnc chunks)
+ * and ring (la_ring_size), the form of v_new (la_direct_form); with aux
+ * the number of each sequence's first chunk (chunk_first). */
 typedef struct {
   const la_problem *p;
   const LA_FN(la_bwd_frame) *f;
   const la_bwd_io *io;
   const ptrdiff_t *first;
-  ptrdiff_t maxnc; /* most chunks of one sequence: the store's size */
-  int ring;        /* workspaces in an item's ring (la_ring_size) */
-  int direct;      /* the direct form of v_new (la_direct_form) */
+  ptrdiff_t maxnc;
+  int ring, direct;
 } LA_FN(chunk_bwd_ctx);
 
 /* One item (sequence n, value head hv) in progress: its arrays, its store,
@@ -66,7 +63,7 @@ static void LA_FN(cbwd_fwd_local)(void *item, ptrdiff_t ci, int r)
 
 /* Forward sweep, the chain: v_new (28) of chunk ci and the state H
  * entering the next one (31) (none after the last).  b->dS: scratch for
- * the rounded state ('Emulate'; free until the reverse sweep). */
+ * the rounded H ('Emulate'; free until the reverse sweep). */
 static void LA_FN(cbwd_fwd_chain)(void *item, ptrdiff_t ci, int r)
 {
   LA_FN(cbwd_item) *I = (LA_FN(cbwd_item) *)item;
@@ -124,8 +121,8 @@ static void LA_FN(cbwd_rev_chain)(void *item, ptrdiff_t ci, int r)
 
 /* Reverse sweep, chunk ci's part after the chain: the rest of the state
  * stage (38), WY and the inverse (39)-(42), gated products (43), (44),
- * decays (45)-(46b): dq, dk, dv, dg, dbeta of its steps (and with the aux
- * its intermediates). */
+ * gated inputs and dg (45)-(46b): dq, dk, dv, dg, dbeta of its steps (and
+ * with the aux its intermediates). */
 static void LA_FN(cbwd_rev_post)(void *item, ptrdiff_t ci, int r)
 {
   LA_FN(cbwd_item) *I = (LA_FN(cbwd_item) *)item;
@@ -149,12 +146,11 @@ static void LA_FN(cbwd_rev_post)(void *item, ptrdiff_t ci, int r)
   if (at.aux) LA_FN(cbwd_aux_store)(p, c, &at, b, H, it->dg + GD * t0);
 }
 
-/* The two sweeps' steps, in order: the chain's carry H or dS. */
+/* The two sweeps' steps in order: {step, carries the chain, stage timed}. */
 static const la_chunk_step LA_FN(cbwd_fwd_sweep)[] = {
     {LA_FN(cbwd_fwd_local), 0, LA_ST_B_FWD_LOCAL}, {LA_FN(cbwd_fwd_chain), 1, LA_ST_B_FWD_CHAIN}};
 static const la_chunk_step LA_FN(cbwd_rev_sweep)[] = {
-    {LA_FN(cbwd_rev_pre), 0, LA_ST_B_REV_PRE},
-    {LA_FN(cbwd_rev_chain), 1, LA_ST_B_REV_CHAIN},
+    {LA_FN(cbwd_rev_pre), 0, LA_ST_B_REV_PRE}, {LA_FN(cbwd_rev_chain), 1, LA_ST_B_REV_CHAIN},
     {LA_FN(cbwd_rev_post), 0, LA_ST_COUNT}};
 
 /* One item: H = h0, the forward sweep; dS = dht, the reverse sweep;
@@ -163,16 +159,11 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
 {
   const LA_FN(chunk_bwd_ctx) *x = (const LA_FN(chunk_bwd_ctx) *)ctx;
   const la_problem *p = x->p;
-  LA_FN(cbwd_item) I;
-  ptrdiff_t nc;
-  I.x = x;
-  I.p = p;
-  I.it = LA_FN(la_item_bwd)(p, x->f, x->io, n, hv);
-  I.n = n;
-  I.hv = hv;
+  LA_FN(cbwd_item) I = {.x = x, .p = p, .it = LA_FN(la_item_bwd)(p, x->f, x->io, n, hv), .n = n,
+                        .hv = hv};
+  const ptrdiff_t nc = la_chunks(I.it.s.len, p->chunk);
   I.keep = LA_FN(cbwd_carve)(p, x->maxnc, x->ring, buf, &I.st, &I.ring);
   I.st.direct = x->direct;
-  nc = la_chunks(I.it.s.len, p->chunk);
   LA_FN(la_state_load)(p, I.it.h0, I.st.h);
   la_sweep(p, nc, 0, x->ring, LA_FN(cbwd_fwd_sweep), 2, &I, status);
   if (la_stopped(status)) return;
@@ -187,32 +178,19 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
   LA_FN(la_bwd_frame) f;
-  LA_FN(chunk_bwd_ctx) x;
-  ptrdiff_t n, ws_elems, *first = NULL, nfirst;
+  LA_FN(chunk_bwd_ctx) x = {p, &f, io, NULL, la_max_chunks(p), la_ring_size(p, !io->aux),
+                            la_direct_form(p)};
+  const ptrdiff_t ws_elems = LA_FN(cbwd_thread_size)(p, x.maxnc, x.ring, io->aux != NULL);
+  ptrdiff_t *first = NULL;
   int rc;
-
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   if (p->beta_per_channel || p->slots) return LA_EARG; /* so are these */
-  x.maxnc = 1;
-  for (n = 0; n < p->N; n++)
-    if (la_chunks(la_seq_of(p, n).len, p->chunk) > x.maxnc)
-      x.maxnc = la_chunks(la_seq_of(p, n).len, p->chunk);
-  x.ring = la_ring_size(p, !io->aux);
-  ws_elems = LA_FN(cbwd_thread_size)(p, x.maxnc, x.ring, io->aux != NULL);
   if (ws_elems < 0) return LA_ENOMEM;
-  if (io->aux) { /* the chunk numbers of aux.dh */
-    if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
-      return LA_ENOMEM;
-    LA_FN(chunk_number)(p, NULL, first);
-  }
+  if (io->aux && !(first = LA_FN(chunk_first)(p, NULL))) return LA_ENOMEM; /* aux.dh's numbers */
+  x.first = first;
   rc = LA_FN(la_bwd_start)(p, io, &f);
   if (rc == LA_OK) {
-    x.p = p;
-    x.f = &f;
-    x.io = io;
-    x.first = first;
-    x.direct = la_direct_form(p);
     rc = LA_FN(la_for_items)(p, ws_elems, 0, LA_FN(chunk_bwd_item), &x);
     rc = LA_FN(la_bwd_end)(p, io, &f, rc);
   }
