@@ -225,7 +225,8 @@ static int LA_FN(la_for_windows)(const la_problem *p, const la_fwd_plan *plan, p
 /* The ring's size for a call: LA_RING when some thread would have no item
  * of its own (fewer items than threads, or a last round short of them),
  * so that it takes chunks' own steps of another thread's item; else 1
- * (docs/performance.md, "The backward's tasks"); 1 also when !allowed. */
+ * (docs/performance.md, "The backward: item by item, and a ring of
+ * tasks"); 1 also when !allowed. */
 static int la_ring_size(const la_problem *p, int allowed)
 {
   const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
