@@ -179,7 +179,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   const la_problem *p = &pc;
   LA_FN(la_bwd_frame) f;
   LA_FN(chunk_bwd_ctx) x = {p, &f, io, NULL, la_max_chunks(p), la_ring_size(p, !io->aux),
-                            la_direct_form(p)};
+                            la_direct_form(p)}; /* aux: one keep per item, so no ring */
   const ptrdiff_t ws_elems = LA_FN(cbwd_thread_size)(p, x.maxnc, x.ring, io->aux != NULL);
   ptrdiff_t *first = NULL;
   int rc;
