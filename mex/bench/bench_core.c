@@ -29,8 +29,8 @@
  * (defaults 9, 1024, all; decode, idle, goals, sched, forms: only the decode
  * rows, only the calls after idle, only the rows of the goals --
  * validation/run_bench_goals.m runs that mode several times -- only the
- * chunked forward's two schedules, paired, only its two forms of v_new,
- * paired)
+ * chunked schedules (the forward's two, the backward's ring), paired, only
+ * the two forms of v_new, paired)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
  * of docs/flops.md (57), (58), (55).
@@ -699,12 +699,7 @@ int main(int argc, char **argv)
                                     {"chunk", 0, 0, 1, 8192, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 1, 0, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0}};
-  /* the backward's schedules: by chains (items divide among 2 threads) and
-   * the ring of tasks (H = 1 and 3 on 2 threads) */
-  static const row_spec bwd_items[] = {{"chunk", 0, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
-                                        {"chunk", 0, 1, 1, 2048, 4, 64, 64, 64, 0, 0, 0},
-                                        {"chunk", 0, 1, 1, 2048, 2, 128, 128, 64, 0, 0, 0},
-                                        {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0}};
+  /* the backward's ring of tasks (H = 1 and 3 on 2 threads) */
   static const row_spec bwd_ring[] = {{"chunk", 0, 1, 1, 2048, 1, 128, 128, 64, 0, 0, 0},
                                        {"chunk", 0, 1, 1, 2048, 3, 128, 128, 64, 0, 0, 0},
                                        {"chunk", 0, 1, 1, 2048, 1, 64, 64, 64, 0, 0, 0},
@@ -779,15 +774,12 @@ int main(int argc, char **argv)
            4 * reps);
     for (i = 0; i < sizeof sched / sizeof sched[0]; i++)
       time_paired(&sched[i], 4 * reps, "fwd_phases");
-    printf("\nThe chunked backward's schedules, paired as above: by chains against item by "
-           "item (tuning bwd_items) where the items divide among the threads, and the ring "
-           "of tasks against none (tuning bwd_no_ring) where a thread would be idle; the "
-           "columns as above, the switch's way second.\n\n"
+    printf("\nThe chunked backward's ring of tasks, paired as above against none (tuning "
+           "bwd_no_ring) where a thread would be idle; the columns as above, the switch's way "
+           "second.\n\n"
            "| row | class | mode | T | H | K=V | C | as is s | switched s "
            "| as is / switched | reproducible | switched vs as is |\n"
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
-    for (i = 0; i < sizeof bwd_items / sizeof bwd_items[0]; i++)
-      time_paired(&bwd_items[i], 4 * reps, "bwd_items");
     for (i = 0; i < sizeof bwd_ring / sizeof bwd_ring[0]; i++)
       time_paired(&bwd_ring[i], 4 * reps, "bwd_no_ring");
   }

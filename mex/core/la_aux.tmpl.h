@@ -46,6 +46,24 @@ typedef struct {
   real_t *keep;
 } LA_FN(cbwd_aux_at);
 
+/* Where chunk ci of item (sequence n, value head hv) puts its backward
+ * intermediates: aux NULL without aux; first: the number of each
+ * sequence's first chunk (chunk_first); keep: cbwd_wy's 2 C x C. */
+static LA_FN(cbwd_aux_at) LA_FN(cbwd_aux_of)(const la_problem *p, const la_chunk_bwd_aux *aux,
+                                             const ptrdiff_t *first, ptrdiff_t n, ptrdiff_t hv,
+                                             ptrdiff_t ci, real_t *keep)
+{
+  LA_FN(cbwd_aux_at) at;
+  memset(&at, 0, sizeof at);
+  if (!aux) return at;
+  at.aux = aux;
+  at.hv = hv;
+  at.keep = keep;
+  at.tg = la_off_beta(p, la_seq_of(p, n), hv) + ci * p->chunk;
+  at.nci = first[n] + ci;
+  return at;
+}
+
 /* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
  * S: the state entering the chunk; dg: the chunk's finished gate gradient;
  * b->dS is already that of the state entering the chunk.  dw = -dv_new S^T
@@ -77,12 +95,14 @@ static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(
   }
 }
 
-/* first[n]: number of the first chunk of sequence n (N + 1 entries), and
- * the chunk table of aux. */
-static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, ptrdiff_t *first)
+/* first[n]: number of the first chunk of sequence n (N + 1 entries), in a
+ * new array (the caller frees it; NULL if refused), and the chunk table of
+ * aux (NULL: none). */
+static ptrdiff_t *LA_FN(chunk_first)(const la_problem *p, const la_chunk_aux *aux)
 {
   const ptrdiff_t C = p->chunk;
-  ptrdiff_t n, j;
+  ptrdiff_t n, j, nfirst, *first;
+  if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t)))) return NULL;
   first[0] = 0;
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);
@@ -94,6 +114,7 @@ static void LA_FN(chunk_number)(const la_problem *p, const la_chunk_aux *aux, pt
     }
     first[n + 1] = first[n] + nc;
   }
+  return first;
 }
 
 /* aux.cond: cond_1 (I + A_raw) of a chunk of c steps into entry `at`

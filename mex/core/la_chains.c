@@ -1,13 +1,12 @@
 /* la_chains.c -- chains of steps shared among the threads of a parallel
- * region (see la_thread.h): the chunked forward's schedule per item and
- * the chunked backward by chains, where each item (sequence, value head) is
- * a chain of steps (chunks; in the backward both sweeps') that must run in
- * order, one at a time, on any thread.
+ * region (see la_thread.h): the chunked forward's schedule per item, where
+ * each item (sequence, value head) is a chain of steps (its chunks) that
+ * must run in order, one at a time, on any thread.
  *
  * Why: when one core runs slower than the other for a whole call, threads
  * that each ran their items whole would leave the faster one waiting at the
- * end of the region (docs/performance.md, "Chains shared between the
- * threads").  Each worker advances its own two lowest
+ * end of the region (docs/performance.md, "The forward: one task per
+ * item").  Each worker advances its own two lowest
  * chains side by side, switching to the other when it has fallen
  * LA_CHAIN_LEAD steps behind the one it runs, so that both keep about as
  * many steps left; a worker with no chain of its own left takes over a

@@ -184,15 +184,13 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   LA_FN(la_prep) pp;
   LA_FN(chunk_fwd_ctx) x;
   LA_FN(la_fwd_steps) steps;
-  ptrdiff_t *first, nfirst, n, maxnc = 1, bytes, ws_elems;
+  ptrdiff_t *first, n, maxnc = 1, bytes, ws_elems;
   int rc, uniform = 1;
 
   if (LA_DOUBLE && p->emulate) return LA_EARG; /* emulation works in float */
   if (io->gk || io->gv) return LA_EARG; /* GK, GV: the recurrent paths only */
   if (p->beta_per_channel || p->slots) return LA_EARG; /* so are these */
-  if (!la_add(p->N, 1, &nfirst) || !(first = la_alloc(nfirst, sizeof(ptrdiff_t))))
-    return LA_ENOMEM;
-  LA_FN(chunk_number)(p, aux, first);
+  if (!(first = LA_FN(chunk_first)(p, aux))) return LA_ENOMEM;
   for (n = 0; n < p->N; n++) {
     if (first[n + 1] - first[n] > maxnc) maxnc = first[n + 1] - first[n];
     uniform = uniform && first[n + 1] - first[n] == first[1] - first[0];

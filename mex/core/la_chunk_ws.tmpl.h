@@ -184,58 +184,56 @@ static void LA_FN(cbwd_use_chunk)(const LA_FN(cbwd_store) *st, ptrdiff_t ci, ptr
   ws->u = b->vnew = st->vn + V * C * ci;
 }
 
-/* The ring of chunk workspaces of one item (la_chunk_bwd's pipelining):
- * n pairs (ws, b) of which chunk ci uses pair ci % n; all of them point
- * at the item's one chain buffers b->dS, b->dSr (LA_CBWD_CHAIN).  n = 1:
- * one pair, the chunks one after the other. */
-#define LA_BWD_RING 3
-
+/* The ring of chunk workspaces of one item (la_sweep): n pairs (ws, b) of
+ * which chunk ci uses pair ci % n; all of them point at the item's one
+ * chain buffers b->dS, b->dSr (LA_CBWD_CHAIN).  n = 1: one pair, the
+ * chunks one after the other. */
 typedef struct {
-  LA_FN(chunk_ws) ws[LA_BWD_RING];
-  LA_FN(cbwd_ws) b[LA_BWD_RING];
+  LA_FN(chunk_ws) ws[LA_RING];
+  LA_FN(cbwd_ws) b[LA_RING];
   ptrdiff_t n;
 } LA_FN(cbwd_ring);
 
-/* One item's store of nc chunks and its chain's buffers (into chain's dS,
- * dSr) out of buf; buf after them. */
-static real_t *LA_FN(cbwd_carve_item)(const la_problem *p, ptrdiff_t nc, real_t *buf,
-                                      LA_FN(cbwd_store) *st, LA_FN(cbwd_ws) *chain)
+/* An item's store of nc chunks, its chain's buffers and the ring's n pairs
+ * out of buf; buf after them. */
+static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
+                                 LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
 {
   const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
+  LA_FN(cbwd_ws) chain;
+  ptrdiff_t r;
   {
     LA_FN(cbwd_store) *w = st;
     LA_WS_CARVE_ALL(LA_CBWD_STORE, buf);
   }
   {
-    LA_FN(cbwd_ws) *w = chain;
+    LA_FN(cbwd_ws) *w = &chain;
     LA_WS_CARVE_ALL(LA_CBWD_CHAIN, buf);
+  }
+  ring->n = n;
+  for (r = 0; r < n; r++) {
+    LA_FN(cbwd_ws) *w = &ring->b[r];
+    LA_FN(chunk_ws_carve)(p, &buf, &ring->ws[r]);
+    LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
+    w->dW = w->dQG + K * C;
+    w->dS = chain.dS;
+    w->dSr = chain.dSr;
   }
   return buf;
 }
 
-/* One pair of chunk workspace and gradient buffers out of buf, its chain
- * buffers those of chain; buf after them. */
-static real_t *LA_FN(cbwd_carve_pair)(const la_problem *p, real_t *buf, const LA_FN(cbwd_ws) *chain,
-                                      LA_FN(chunk_ws) *ws, LA_FN(cbwd_ws) *w)
+/* Elements of a thread's workspace in the backward: an item's store of
+ * maxnc chunks, its chain, a ring of n pairs, and with aux the 2 C x C
+ * cbwd_wy keeps for it; -1 on overflow. */
+static ptrdiff_t LA_FN(cbwd_thread_size)(const la_problem *p, ptrdiff_t maxnc, ptrdiff_t n,
+                                         int aux)
 {
-  const ptrdiff_t K = p->K, V = p->V, C = p->chunk;
-  LA_FN(chunk_ws_carve)(p, &buf, ws);
-  LA_WS_CARVE_ALL(LA_CBWD_WS, buf);
-  w->dW = w->dQG + K * C;
-  w->dS = chain->dS;
-  w->dSr = chain->dSr;
-  return buf;
-}
-
-/* The store of nc chunks, the chain's buffers and the ring's n pairs out
- * of buf; buf after them. */
-static real_t *LA_FN(cbwd_carve)(const la_problem *p, ptrdiff_t nc, ptrdiff_t n, real_t *buf,
-                                 LA_FN(cbwd_store) *st, LA_FN(cbwd_ring) *ring)
-{
-  LA_FN(cbwd_ws) chain;
-  ptrdiff_t r;
-  buf = LA_FN(cbwd_carve_item)(p, nc, buf, st, &chain);
-  ring->n = n;
-  for (r = 0; r < n; r++) buf = LA_FN(cbwd_carve_pair)(p, buf, &chain, &ring->ws[r], &ring->b[r]);
-  return buf;
+  const ptrdiff_t pair = LA_FN(cbwd_pair_size)(p, 0), store = LA_FN(cbwd_store_size)(p, maxnc);
+  const ptrdiff_t chain = LA_FN(cbwd_chain_size)(p, 0);
+  ptrdiff_t total, keep = 0;
+  if (pair < 0 || store < 0 || chain < 0 || !la_mul(pair, n, &total) ||
+      !la_add(store, total, &total) || !la_add(chain, total, &total) ||
+      (aux && !la_mul4(2, p->chunk, p->chunk, 1, &keep)) || !la_add(keep, total, &total))
+    return -1;
+  return total;
 }

@@ -257,8 +257,6 @@ typedef struct la_tuning {
                    * (28)) also without 'Emulate'; else A (v - KG S) */
   int fwd_phases; /* the chunked forward in two phases where it would run
                    * per item */
-  int bwd_items;  /* the chunked backward item by item where it would run
-                   * by chains */
   int no_spread;  /* no worker placement before a parallel region */
   int bwd_no_ring; /* the chunked backward without its ring of tasks where
                     * a thread would be idle */

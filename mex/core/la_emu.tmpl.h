@@ -77,3 +77,16 @@ static void LA_FN(cbwd_emu_dh)(const la_problem *p, ptrdiff_t c, const LA_FN(chu
     b->dS[i] += gam[i % K] * (b->dSr[i] - r);
   }
 }
+
+/* The chunked backward's gradients dq, dk, dv, dg, dbeta, stored in the
+ * input's format (last, after the transforms' backward). */
+static void LA_FN(chunk_emu_grads)(const la_problem *p, const la_bwd_io *io)
+{
+  const ptrdiff_t nqk = p->K * p->T * p->H * p->B, nsteps = p->T * p->HV * p->B;
+  if (!p->emulate) return;
+  LA_FN(la_emu)(p, (real_t *)io->dq, nqk);
+  LA_FN(la_emu)(p, (real_t *)io->dk, nqk);
+  LA_FN(la_emu)(p, (real_t *)io->dv, p->V * nsteps);
+  LA_FN(la_emu)(p, (real_t *)io->dg, la_gate_dim(p) * nsteps);
+  LA_FN(la_emu)(p, (real_t *)io->dbeta, nsteps);
+}

@@ -42,6 +42,17 @@ static inline ptrdiff_t la_chunk_steps(la_seq s, ptrdiff_t ci, ptrdiff_t C)
   return s.len - ci * C < C ? s.len - ci * C : C;
 }
 
+/* Most chunks of one sequence of p, at least 1. */
+static inline ptrdiff_t la_max_chunks(const la_problem *p)
+{
+  ptrdiff_t n, most = 1;
+  for (n = 0; n < p->N; n++) {
+    const ptrdiff_t nc = la_chunks(la_seq_of(p, n).len, p->chunk);
+    if (nc > most) most = nc;
+  }
+  return most;
+}
+
 /* Element offsets of the first step of sequence s, value head hv. */
 static inline ptrdiff_t la_qk_head(const la_problem *p, ptrdiff_t hv)
 {

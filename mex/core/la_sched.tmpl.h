@@ -5,15 +5,19 @@
  *
  * A work item is one (sequence, value head).  Only the state (forward) or
  * its gradient (backward) passes from chunk to chunk; the rest of a chunk's
- * work is its own.  Two schedules (docs/performance.md, "The schedules"):
- * - chains (la_for_chains): each item is a chain of steps run in order, one
- *   at a time, by whichever worker la_chains_next hands it to (la_chains.c);
- *   windows of ipb items bound the buffers the items hold at once.
+ * work is its own.  The schedules (docs/performance.md, "The schedules"):
+ * - chains (la_for_chains, the forward per item): each item is a chain of
+ *   steps run in order, one at a time, by whichever worker la_chains_next
+ *   hands it to (la_chains.c); windows of ipb items bound the buffers the
+ *   items hold at once.
  * - windows of two phases (la_for_windows, the forward when the items do
  *   not share one chunk count or do not divide among the threads): the
  *   intra-chunk step of a window's chunks in parallel over (item, chunk),
  *   then the state step over (item, block of value columns), chunk after
  *   chunk.
+ * - sweeps over a ring of workspaces (la_sweep, the backward's items): a
+ *   chunk's own steps as OpenMP tasks that a thread without an item of its
+ *   own takes, only the chain in chunk order.
  * A step makes the same calls whichever thread runs it and whatever the
  * schedule, so every schedule gives the same bits.
  */
@@ -211,4 +215,78 @@ static int LA_FN(la_for_windows)(const la_problem *p, const la_fwd_plan *plan, p
                                 LA_FN(fwd_item_step), s);
   return LA_FN(la_for_phases)(p, ws_elems, extra_bytes, plan->nib * plan->ncb,
                               LA_FN(fwd_ntasks), LA_FN(fwd_task), s);
+}
+
+/* ---- an item's sweep over a ring of workspaces --------------------------------- */
+
+/* Workspaces in a ring at most. */
+#define LA_RING 3
+
+/* The ring's size for a call: LA_RING when some thread would have no item
+ * of its own (fewer items than threads, or a last round short of them),
+ * so that it takes chunks' own steps of another thread's item; else 1
+ * (docs/performance.md, "The backward: item by item, and a ring of
+ * tasks"); 1 also when !allowed. */
+static int la_ring_size(const la_problem *p, int allowed)
+{
+  const ptrdiff_t th = la_max_threads(), items = p->N * p->HV;
+  return LA_OMP_TASKS && allowed && th > 1 && items % th != 0 && !la_small_call(p) &&
+                 !la_get_tuning().bwd_no_ring
+             ? LA_RING
+             : 1;
+}
+
+/* One step of a chunk: run(item, ci, r) works on chunk ci with workspace r
+ * of the ring; chain: it carries what passes from chunk to chunk (and
+ * polls the interrupt), else it is the chunk's own work; stage: the
+ * LA_STAGE it is timed as (LA_ST_COUNT: its parts time themselves). */
+typedef struct {
+  void (*run)(void *item, ptrdiff_t ci, int r);
+  int chain;
+  la_stage_id stage;
+} la_chunk_step;
+
+static void la_step_run(const la_chunk_step *st, void *item, ptrdiff_t ci, int r)
+{
+  if (st->stage == LA_ST_COUNT) st->run(item, ci, r);
+  else LA_STAGE(st->stage, st->run(item, ci, r));
+}
+
+/* Run steps[0 .. nsteps) on each of an item's nc chunks, 0 .. nc-1 (or
+ * nc-1 .. 0: reverse), chunk ci on workspace ci % ring.  With ring > 1 the
+ * steps are OpenMP tasks ordered by their dependences: the chain's in chunk
+ * order, a chunk's in table order, a workspace reused only when the chunk
+ * before on it is done; a thread without an item of its own takes them at
+ * the loop's barrier.  With ring 1 (if (0)) each runs at once, in the
+ * order written.  Either way every chunk gets the same operations: the
+ * same bits.  The tasks are children of an undeferred task of their own:
+ * OpenMP keeps their dependences in a table of the parent, which the
+ * loop's implicit task may keep past the region (docs/backward_schedule.md);
+ * this one's is freed when the sweep ends. */
+static void la_sweep(const la_problem *p, ptrdiff_t nc, int reverse, int ring,
+                     const la_chunk_step *steps, int nsteps, void *item, int *status)
+{
+  LA_OMP(task if (0) default(shared))
+  {
+    const int defer = ring > 1;
+    char pair[LA_RING], chain = 0; /* the tasks' dependences */
+    ptrdiff_t i;
+    int s;
+    (void)pair; (void)chain; (void)defer; /* without OpenMP tasks */
+    for (i = 0; i < nc; i++)
+      for (s = 0; s < nsteps; s++) {
+        const ptrdiff_t ci = reverse ? nc - 1 - i : i;
+        const int r = (int)(ci % ring);
+        const la_chunk_step *st = &steps[s];
+        if (st->chain) {
+          LA_OMP(task if (defer) default(shared) firstprivate(ci, r, st)
+                     depend(inout : pair[r], chain))
+          if (!la_poll(p, status)) la_step_run(st, item, ci, r);
+        } else {
+          LA_OMP(task if (defer) default(shared) firstprivate(ci, r, st) depend(inout : pair[r]))
+          if (!la_stopped(status)) la_step_run(st, item, ci, r);
+        }
+      }
+    LA_OMP(taskwait)
+  }
 }

@@ -24,7 +24,6 @@ int la_tune(const char *name, int value)
     size_t at;
   } fields[] = {{"wy_form", offsetof(la_tuning, wy_form)},
                 {"fwd_phases", offsetof(la_tuning, fwd_phases)},
-                {"bwd_items", offsetof(la_tuning, bwd_items)},
                 {"no_spread", offsetof(la_tuning, no_spread)},
                 {"bwd_no_ring", offsetof(la_tuning, bwd_no_ring)}};
   size_t i;

@@ -46,13 +46,15 @@
  *            runtime created during a call
  *   pipe     the chunked backward's pipelining (H = 1, HV = 3 on two threads:
  *            OpenMP tasks over a ring of workspaces) gives the one-thread
- *            gradients bit for bit (double, single, bf16), and stops cleanly
- *            when interrupted
+ *            gradients and those without the ring (tuning bwd_no_ring) bit
+ *            for bit (double, single, bf16), and stops cleanly when
+ *            interrupted
  *   pcbeta, slots   decode as servers run it: per-channel beta, state pools
  *            (test_decode.inc.c says what)
  *   sched    the chunked forward's two schedules (per item; in two phases,
  *            tuning fwd_phases) give the same o and ht, bit for bit (double,
- *            single, bf16), and per item stops cleanly when interrupted;
+ *            single, bf16), and per item (and the backward with items that
+ *            divide among the threads) stops cleanly when interrupted;
  *            la_even_part, the plan's even windows
  * Accuracy metric (docs/stability.md): ratio = rms(ref - x) / rms(ref) in double;
  * double results <= 1e-10, single results <= 1e-4.
@@ -1795,12 +1797,13 @@ static void test_spread(void)
 static void test_spread(void) { report(1, "spread  not built (not Linux with OpenMP)"); }
 #endif
 
-/* ---- the chunked backward's pipelining (la_chunk_bwd.tmpl.h) ---------------------
+/* ---- the chunked backward's pipelining (la_sweep, la_sched.tmpl.h) ----------------
  * With fewer items than threads (H = 1), or a last round short of them (HV = 3
  * on two threads), the backward runs each item's chunks as OpenMP tasks over
  * a ring of workspaces.  Its gradients must be those of the one-thread run
- * (one workspace, the chunks in order) bit for bit, in double, single and
- * emulated bf16; and an interrupt must stop it cleanly. */
+ * (one workspace, the chunks in order) and of the same threads without the
+ * ring (tuning bwd_no_ring) bit for bit, in double, single and emulated
+ * bf16; and an interrupt must stop it cleanly. */
 
 #ifdef _OPENMP
 static void pipe_case(const tcfg *c)
@@ -1811,22 +1814,28 @@ static void pipe_case(const tcfg *c)
   for (emu = 0; emu < 2; emu++)
     for (dbl = emu ? 0 : 1; dbl >= 0; dbl--) {
       la_problem p = P.p;
-      tgrad G[2];
-      int rc[2], same = 1, i;
+      tgrad G[3];
+      int rc[3], same[2] = {1, 1}, i;
       p.emulate = emu ? LA_EMULATE_BF16 : LA_EMULATE_NONE;
-      for (k = 0; k < 2; k++) {
-        omp_set_num_threads(k ? 1 : team);
+      for (k = 0; k < 3; k++) { /* tasks; one thread; no ring (tuning bwd_no_ring) */
+        omp_set_num_threads(k == 1 ? 1 : team);
+        la_tune("bwd_no_ring", k == 2);
         rc[k] = core_bwd(&p, &P, &P.in, dbl, 1, 3, &G[k]);
       }
+      la_tune("bwd_no_ring", 0);
       omp_set_num_threads(team);
-      for (i = 0; i < NGRAD; i++)
-        same = same && (!grad_exists(&P, i) ||
-                        same_bits(grad_at(&G[0], i), grad_at(&G[1], i), grad_len(&P, i)));
-      report(rc[0] == LA_OK && rc[1] == LA_OK && same,
+      for (k = 0; k < 2; k++)
+        for (i = 0; i < NGRAD; i++)
+          same[k] = same[k] && (!grad_exists(&P, i) || same_bits(grad_at(&G[0], i),
+                                                                  grad_at(&G[k + 1], i),
+                                                                  grad_len(&P, i)));
+      report(rc[0] == LA_OK && rc[1] == LA_OK && same[0],
              "pipe  %-28s chunk_bwd_%s%s on %d threads (tasks) = on 1 thread, bit for bit", c->name,
              cls(dbl), emu ? " bf16" : "", team);
-      free_grad(&G[0]);
-      free_grad(&G[1]);
+      report(rc[0] == LA_OK && rc[2] == LA_OK && same[1],
+             "pipe  %-28s chunk_bwd_%s%s tasks = no ring (tuning bwd_no_ring), bit for bit",
+             c->name, cls(dbl), emu ? " bf16" : "");
+      for (k = 0; k < 3; k++) free_grad(&G[k]);
     }
   omp_set_num_threads(team);
   for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, &P, 1, 1, dbl);
@@ -2009,30 +2018,6 @@ static void sched_case(const tcfg *c)
       for (k = 0; k < 2; k++) {
         free(o[k]);
         free(ht[k]);
-      }
-      { /* the backward: by chains = item by item (tuning bwd_items) */
-        tgrad G[2];
-        int same = 1, i;
-        for (k = 0; k < 2; k++) {
-          if (k) la_tune("bwd_items", 1);
-          rc[k] = core_bwd(&p, &P, &P.in, dbl, 1, 3, &G[k]);
-          la_tune("bwd_items", 0);
-        }
-        for (i = 0; i < NGRAD; i++)
-          same = same && (!grad_exists(&P, i) ||
-                          same_bits(grad_at(&G[0], i), grad_at(&G[1], i), grad_len(&P, i)));
-        report(rc[0] == LA_OK && rc[1] == LA_OK && same,
-               "sched %-28s chunk_bwd_%s%s by chains = item by item, bit for bit", c->name,
-               cls(dbl), emu ? " bf16" : "");
-        if (!emu) { /* 'Intermediates' by chains: the same gradients, each chunk's aux */
-          char what[160] = "";
-          const double ra = chunk_bwd_aux_check(&P, dbl, &G[0], what, sizeof what);
-          report(ra <= (dbl ? TOL_D : TOL_S),
-                 "sched %-28s chunk_bwd_%s by chains, intermediates: %s", c->name, cls(dbl),
-                 what);
-        }
-        free_grad(&G[0]);
-        free_grad(&G[1]);
       }
     }
   for (dbl = 1; dbl >= 0; dbl--) test_interrupt_path(c, &P, 1, 0, dbl);

@@ -1,7 +1,7 @@
 function was = core_tuning (name, value)
   % was = core_tuning (name, value): set one switch of the C core's tuning
-  % (la_tuning in mex/core/la_core.h: 'wy_form', 'fwd_phases', 'bwd_items',
-  % 'no_spread') through la_mex ('tuning', ...) and return its old value,
+  % (la_tuning in mex/core/la_core.h: 'wy_form', 'fwd_phases', 'no_spread',
+  % 'bwd_no_ring') through la_mex ('tuning', ...) and return its old value,
   % so that a check can run the core's other schedule or form of v_new and
   % put the switch back after.  value omitted: only read it.
   % the repository's MEX (which ('kda_chunk') may name the lab's recording

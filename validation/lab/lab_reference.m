@@ -12,8 +12,9 @@ function [rows, figs] = lab_reference (mode, figdir)
   %    GateInKernel, BetaSigmoid with AllowNegEigval, Scale); and a third
   %    large enough to run on every thread (above the core's one-thread
   %    size, 2^18 state elements times steps) with heads that divide among
-  %    the threads, so that the chunked forward and backward run their
-  %    items as chains shared between the threads (docs/performance.md);
+  %    the threads, so that the chunked forward runs its items as chains
+  %    shared between the threads and the backward item by item on every
+  %    thread (docs/performance.md);
   %  - the chunked backward at C = 64 against the recurrent backward (double)
   %    on both problems, and against central differences on the first;
   %  - the lab's own tools can fail: fd_check rejects a planted gradient
