@@ -520,6 +520,24 @@ static void tuning(int nrhs, const mxArray *prhs[], mxArray *plhs[])
  * the public functions (kda_recurrent.mex, gdn_recurrent.mex: the decode
  * path, no .m wrapper in between; *skip = 0), else the name in the first
  * argument (la_mex; *skip = 1).  NULL: a subcommand in fname. */
+/* Bytes of numeric data in a (a struct's or cell's members counted). */
+static size_t data_bytes(const mxArray *a)
+{
+  size_t n = 0, i, j, nf;
+  if (!a) return 0;
+  if (mxIsStruct(a)) {
+    nf = (size_t)mxGetNumberOfFields(a);
+    for (i = 0; i < mxGetNumberOfElements(a); i++)
+      for (j = 0; j < nf; j++) n += data_bytes(mxGetFieldByNumber(a, (mwIndex)i, (int)j));
+    return n;
+  }
+  if (mxIsCell(a)) {
+    for (i = 0; i < mxGetNumberOfElements(a); i++) n += data_bytes(mxGetCell(a, (mwIndex)i));
+    return n;
+  }
+  return mxGetNumberOfElements(a) * mxGetElementSize(a);
+}
+
 static const la_func *which_function(int nrhs, const mxArray *prhs[], char *fname, size_t size,
                                      int *skip)
 {
@@ -597,6 +615,23 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     destroy_all(plhs, nlhs > 0 ? nlhs : 1);
     memset(plhs, 0, sizeof(mxArray *) * (size_t)(nlhs > 0 ? nlhs : 1));
     fail_status(&c, LA_EINTR);
+  }
+  /* Octave copies every output as it takes it (mex.cc): room for that
+   * copy now, or the identified error rather than the host's bad_alloc */
+  {
+    size_t total = 0;
+    int i;
+    void *trial;
+    for (i = 0; i < (nlhs > 0 ? nlhs : 1); i++) total += data_bytes(plhs[i]);
+    if (total >= LA_ROOM_MIN) {
+      if (!(trial = malloc(total))) {
+        destroy_all(plhs, nlhs > 0 ? nlhs : 1);
+        memset(plhs, 0, sizeof(mxArray *) * (size_t)(nlhs > 0 ? nlhs : 1));
+        la_fail(&c, "outOfMemory", "out of memory: no room for the host's copy of the "
+                "outputs (%zu bytes, %.3g GB)", total, (double)total / 1e9);
+      }
+      free(trial);
+    }
   }
   la_clock_done(fn->name);
 }
