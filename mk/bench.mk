@@ -30,11 +30,11 @@ ROUNDS ?= 5
 BENCH_CORE := $(BUILD)/bench_core
 BENCH_CORE_BLAS := $(BUILD)/bench_core_blas
 
-$(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-$(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
