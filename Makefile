@@ -55,11 +55,15 @@ endif
 CFLAGS_ALL += $(XSMM_DEF)
 LIBS       := $(XSMM_LIBS) -lopenblas -lgomp -lmvec -lm $(XSMM_SYS)
 ENGINE_STAMP := $(BUILD)/engine.libxsmm$(LIBXSMM)
+# the BLAS-only build's flags, for programs that must not link libxsmm
+CFLAGS_BLAS := $(filter-out -DLA_HAVE_LIBXSMM,$(CFLAGS_ALL))
+LIBS_BLAS  := -lopenblas -lgomp -lmvec -lm
 # The C programs under AddressSanitizer + UndefinedBehaviorSanitizer (the
 # core's test, the bench and flops drivers, the pool's bench): any finding
 # stops the run, and leaks are reported at exit.
 SAN_CFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer $(XSMM_DEF)
+SAN_CFLAGS_BLAS := $(filter-out -DLA_HAVE_LIBXSMM,$(SAN_CFLAGS))
 SAN_ENV    := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
