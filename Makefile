@@ -36,18 +36,40 @@ OPT        ?= -O3 -march=native
 # -fno-math-errno + libmvec: vectorized exp() (see mex/core/la_internal.h)
 CFLAGS_ALL := -std=c11 $(OPT) -ffp-contract=fast -fPIC -fopenmp -fno-math-errno -DLA_USE_LIBMVEC -Wall -Wextra \
               -Wno-unknown-pragmas
-LIBS       := -lopenblas -lgomp -lmvec -lm
+# LIBXSMM=1 (the default on x86-64, where Debian ships libxsmm-dev): the
+# chunk's small products run on libxsmm's JIT kernels (mex/core/la_xsmm.c),
+# the rest on OpenBLAS; `make LIBXSMM=0` builds the BLAS-only core (what
+# build_mex.m builds for MATLAB).  Debian ships libxsmm as static PIC
+# archives: -lxsmm goes before -lopenblas, which serves its BLAS references
+# (libxsmmnoblas is not linked: its stub sgemm_ / dgemm_ would stand in for
+# OpenBLAS's), and the MEX exports none of the archives' names
+# (--exclude-libs).  Switching LIBXSMM rebuilds the core (ENGINE_STAMP).
+LIBXSMM    ?= $(if $(filter x86_64,$(shell uname -m)),1,0)
+ifeq ($(LIBXSMM),1)
+DEB_PKGS   += libxsmm-dev
+XSMM_DEF   := -DLA_HAVE_LIBXSMM
+XSMM_LIBS  := -lxsmm
+XSMM_SYS   := -lpthread -lrt -ldl
+MEX_LDFLAGS := -Wl,--exclude-libs,ALL
+endif
+CFLAGS_ALL += $(XSMM_DEF)
+LIBS       := $(XSMM_LIBS) -lopenblas -lgomp -lmvec -lm $(XSMM_SYS)
+ENGINE_STAMP := $(BUILD)/engine.libxsmm$(LIBXSMM)
+# the BLAS-only build's flags, for programs that must not link libxsmm
+CFLAGS_BLAS := $(filter-out -DLA_HAVE_LIBXSMM,$(CFLAGS_ALL))
+LIBS_BLAS  := -lopenblas -lgomp -lmvec -lm
 # The C programs under AddressSanitizer + UndefinedBehaviorSanitizer (the
 # core's test, the bench and flops drivers, the pool's bench): any finding
 # stops the run, and leaks are reported at exit.
 SAN_CFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=address,undefined -fno-sanitize-recover=all \
-              -fno-omit-frame-pointer
+              -fno-omit-frame-pointer $(XSMM_DEF)
+SAN_CFLAGS_BLAS := $(filter-out -DLA_HAVE_LIBXSMM,$(SAN_CFLAGS))
 SAN_ENV    := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
 
-.PHONY: all deps build test test-c test-c-sanitize test-octave test-lab validate clean
+.PHONY: all deps build test test-c test-c-blas test-c-sanitize test-octave test-lab validate clean
 
 all: build
 
@@ -71,7 +93,10 @@ deps:
 build: deps
 	@$(MAKE) --no-print-directory $(MEX_OUT) $(PUBLIC_MEX)
 
-$(BUILD)/core/%.o: mex/core/%.c $(CORE_HDR)
+$(ENGINE_STAMP):
+	@mkdir -p $(dir $@) && rm -f $(BUILD)/engine.libxsmm* && touch $@
+
+$(BUILD)/core/%.o: mex/core/%.c $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
@@ -81,18 +106,18 @@ $(BUILD)/gateway/%.o: mex/gateway/%.c $(GATE_HDR) $(CORE_HDR)
 
 $(MEX_OUT): $(CORE_OBJ) $(GATE_OBJ)
 	@mkdir -p $(dir $@)
-	$(MKOCTFILE) --mex -o $@ $(GATE_OBJ) $(CORE_OBJ) $(LIBS) >/dev/null
+	$(MKOCTFILE) --mex -o $@ $(GATE_OBJ) $(CORE_OBJ) $(MEX_LDFLAGS) $(LIBS) >/dev/null
 
 $(PUBLIC_MEX): $(MEX_OUT)
 	cp $(MEX_OUT) $@
 
 # ---- tests -------------------------------------------------------------------
 # The core on its own: a C program, then the same under ASan + UBSan.
-$(BUILD)/test_core: mex/tests/test_core.c mex/tests/test_decode.inc.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/test_core: mex/tests/test_core.c mex/tests/test_decode.inc.c mex/tests/test_engine.inc.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-$(BUILD)/test_core_san: mex/tests/test_core.c mex/tests/test_decode.inc.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/test_core_san: mex/tests/test_core.c mex/tests/test_decode.inc.c mex/tests/test_engine.inc.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_CFLAGS) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
 
@@ -108,6 +133,14 @@ test-c: deps $(BUILD)/test_core
 	    { grep -v '^PASS' $(BUILD)/test_core_avx2.out; exit 1; }; \
 	  echo "test_core with OPENBLAS_CORETYPE=Haswell: $$(tail -n 1 $(BUILD)/test_core_avx2.out)"; \
 	fi
+
+# The BLAS-only core (make LIBXSMM=0, what build_mex.m builds for MATLAB),
+# built apart under $(BUILD)/blas: its quick run (every code path).
+test-c-blas: deps
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/blas LIBXSMM=0 $(BUILD)/blas/test_core
+	@$(BUILD)/blas/test_core --quick > $(BUILD)/blas/test_core.out || \
+	  { grep -v '^PASS' $(BUILD)/blas/test_core.out; exit 1; }
+	@echo "test_core --quick, BLAS-only build: $$(tail -n 1 $(BUILD)/blas/test_core.out)"
 
 # Every case, not --quick: under ASan + UBSan it takes seconds (8.5 s here
 # for 768 checks), and the workspace pool is poisoned beyond each call's
@@ -128,7 +161,7 @@ test-lab: build
 # The steps of `make test`; each mk/*.mk file may append its own
 # (TEST_STEPS += ...).  The Octave test run goes last: its closing line
 # counts every test block.
-TEST_STEPS := test-c test-c-sanitize notebooks test-lab
+TEST_STEPS := test-c test-c-blas test-c-sanitize notebooks test-lab
 
 test: build
 	@$(MAKE) --no-print-directory $(TEST_STEPS) test-octave

@@ -6,7 +6,9 @@
 #   make bench-c   the core without Octave (mex/bench/bench_core.c; with the
 #                  chunked forward's two schedules paired), with
 #                  the machine's BLAS kernels and again with OpenBLAS's AVX2
-#                  (Haswell) kernels, and the time the GEMMs take inside
+#                  (Haswell) kernels and libxsmm's (LIBXSMM_TARGET=hsw); the
+#                  goal rows paired with and without libxsmm (tuning
+#                  no_xsmm) beside the FMA peak measured in the same run, and the time the GEMMs take inside
 #                  the chunked rows (bench_core_blas: the core built with
 #                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called,
 #                  and the forward's stages' shares of its time; then the
@@ -34,11 +36,11 @@ ROUNDS ?= 5
 BENCH_CORE := $(BUILD)/bench_core
 BENCH_CORE_BLAS := $(BUILD)/bench_core_blas
 
-$(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-$(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
@@ -88,8 +90,8 @@ TEST_STEPS += test-bench-sanitize
 
 bench-c: deps $(BENCH_CORE) $(BENCH_CORE_BLAS) $(BUILD)/bench_solve_s $(BUILD)/bench_solve_d
 	$(BENCH_CORE) $(BENCH_REPS)
-	OPENBLAS_CORETYPE=Haswell $(BENCH_CORE) $(BENCH_REPS)
-	OPENBLAS_CORETYPE=Haswell $(BENCH_CORE_BLAS) $(BENCH_REPS)
+	OPENBLAS_CORETYPE=Haswell LIBXSMM_TARGET=hsw $(BENCH_CORE) $(BENCH_REPS)
+	OPENBLAS_CORETYPE=Haswell LIBXSMM_TARGET=hsw $(BENCH_CORE_BLAS) $(BENCH_REPS)
 	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_s
 	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_d
 

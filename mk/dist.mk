@@ -54,7 +54,7 @@ $(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(COR
 	  echo " recurrences with a delta-rule state update, KDA and GDN, in recurrent"; \
 	  echo " and chunked forms with hand-written gradients, single and double."; \
 	  echo "Depends: octave (>= 7.3.0)"; \
-	  echo "SystemRequirements: libopenblas-dev$(if $(PKG_ZLIB),$(comma) $(PKG_ZLIB))"; \
+	  echo "SystemRequirements: libopenblas-dev$(if $(PKG_ZLIB),$(comma) $(PKG_ZLIB)), libxsmm-dev (optional)"; \
 	  echo "License: MIT"; } > $(PKG_STAGE)/DESCRIPTION
 	awk -f mk/dist/index.awk octave/Contents.m > $(PKG_STAGE)/INDEX
 	tar -C $(BUILD)/dist -czf $@ $(PKG_NAME)

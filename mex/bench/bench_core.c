@@ -47,6 +47,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
 
 typedef struct {
   const char *what;   /* "chunk", "rec", "decode" */
@@ -452,7 +455,7 @@ static double rms_ratio(const void *a, const void *b, ptrdiff_t n, int dbl)
  * way's first bits of o and ht, and how B's first o and ht compare with
  * A's: "same bits" or rms(B - A) / rms(A).  A forward + backward row
  * changes only in its forward. */
-static void time_paired(const row_spec *r, int pairs, const char *tune)
+static void time_paired(const row_spec *r, int pairs, const char *tune, double *med)
 {
   bench_problem P;
   double t[2][BENCH_MAX_PAIRS], ratio[BENCH_MAX_PAIRS];
@@ -494,11 +497,16 @@ static void time_paired(const row_spec *r, int pairs, const char *tune)
     free(o0[k]);
     free(ht0[k]);
   }
+  if (med) med[0] = med[1] = NAN;
   if (rc) {
     printf("| %s | %s | error %d |\n", row_label(r), r->dbl ? "double" : "single", rc);
     return;
   }
   for (i = 0; i < pairs; i++) ratio[i] = t[0][i] / t[1][i];
+  if (med) {
+    med[0] = median(t[0], pairs);
+    med[1] = median(t[1], pairs);
+  }
   {
     const double mr = median(ratio, pairs); /* sorts ratio */
     printf("| %s | %s | %s | %td | %td | %td | %td | %.5f | %.5f | %.3f (%.3f-%.3f) | %s | %s |\n",
@@ -506,6 +514,105 @@ static void time_paired(const row_spec *r, int pairs, const char *tune)
            r->K, r->C, median(t[0], pairs), median(t[1], pairs), mr, ratio[pairs / 4],
            ratio[3 * pairs / 4], repro ? "yes" : "NO", cmp);
   }
+  fflush(stdout);
+}
+
+/* The machine's single-precision FMA peak, GFLOP/s on all threads: each
+ * thread runs 12 independent chains of vector FMAs (enough to cover the
+ * FMA latency on two ports) for about 0.1 s; the best of 3.  bits: 512
+ * (where the compiler targets AVX-512) or 256; 0 when neither is there. */
+static double fma_peak(int bits)
+{
+  const long iters = 4000000;
+  double best = 0;
+  int round;
+#if defined(__AVX2__) && defined(__FMA__)
+  for (round = 0; round < 3; round++) {
+    double t0 = now(), dt;
+    int nth = 1;
+    float sink = 0;
+#pragma omp parallel reduction(+ : sink)
+    {
+      long i;
+      int j;
+      nth = omp_get_num_threads();
+      if (bits == 256) {
+        __m256 a[12], x = _mm256_set1_ps(0.999999f), y = _mm256_set1_ps(1e-7f);
+        for (j = 0; j < 12; j++) a[j] = _mm256_set1_ps((float)j);
+        for (i = 0; i < iters; i++)
+          for (j = 0; j < 12; j++) a[j] = _mm256_fmadd_ps(a[j], x, y);
+        for (j = 0; j < 12; j++) sink += _mm256_cvtss_f32(a[j]);
+      }
+#ifdef __AVX512F__
+      else {
+        __m512 a[12], x = _mm512_set1_ps(0.999999f), y = _mm512_set1_ps(1e-7f);
+        for (j = 0; j < 12; j++) a[j] = _mm512_set1_ps((float)j);
+        for (i = 0; i < iters; i++)
+          for (j = 0; j < 12; j++) a[j] = _mm512_fmadd_ps(a[j], x, y);
+        for (j = 0; j < 12; j++) sink += _mm512_reduce_add_ps(a[j]);
+      }
+#endif
+    }
+    dt = now() - t0;
+    if (sink == 12345.678f) printf(" "); /* keeps the chains */
+    {
+      const double gf = 2.0 * 12 * (bits / 32) * (double)iters * nth / dt / 1e9;
+      if (gf > best) best = gf;
+    }
+  }
+#ifndef __AVX512F__
+  if (bits == 512) best = 0;
+#endif
+#else
+  (void)bits;
+  (void)round;
+#endif
+  return best;
+}
+
+/* The engine's share: each goal row with the small products on libxsmm and
+ * on BLAS (tuning no_xsmm), paired in one process (time_paired), and each
+ * way's GFLOP/s over the machine's FMA peak measured here: the peak of the
+ * vector width the engine's target uses (LIBXSMM_TARGET=hsw: 256 bits). */
+static void engine_table(const row_spec *rows, size_t nrows, int pairs)
+{
+  const char *target = getenv("LIBXSMM_TARGET");
+  const int narrow = target && (!strcmp(target, "hsw") || !strcmp(target, "avx2"));
+  int bits = narrow ? 256 : 512;
+  double peak = fma_peak(bits);
+  double med[64][2];
+  size_t i, n = 0;
+  if (peak <= 0) peak = fma_peak(bits = 256);
+  printf("\nThe GEMM engine (docs/performance.md): %s.  Single-precision FMA peak of this "
+         "machine, measured now (all %d threads, %d-bit vectors): %.1f GFLOP/s.\n",
+         la_gemm_engine(), max_threads(), bits, peak);
+#ifndef LA_HAVE_LIBXSMM
+  printf("A BLAS-only build: nothing to pair.\n");
+  (void)rows; (void)nrows; (void)pairs; (void)med; (void)i; (void)n;
+#else
+  printf("Goal rows, %d pairs each, the small products on libxsmm and on BLAS (tuning no_xsmm) "
+         "back to back, the order alternating; seconds, medians; the ratio pair by pair, "
+         "median (quartiles); reproducible: every call's o and ht those of its way's first; "
+         "BLAS's o and ht against libxsmm's.\n\n"
+         "| row | class | mode | T | H | K=V | C | libxsmm s | BLAS s | libxsmm / BLAS "
+         "| reproducible | BLAS vs libxsmm |\n"
+         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n", pairs);
+  for (i = 0; i < nrows && n < 64; i++)
+    if (rows[i].goal && !rows[i].hot) time_paired(&rows[i], pairs, "no_xsmm", med[n++]);
+  printf("\nThe same rows' rates: GFLOP/s (nominal flops / median seconds) and their fraction "
+         "of the FMA peak above.\n\n| row | class | mode | H | K=V | C | libxsmm GFLOP/s "
+         "| BLAS GFLOP/s | libxsmm of peak | BLAS of peak |\n"
+         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (i = 0, n = 0; i < nrows && n < 64; i++)
+    if (rows[i].goal && !rows[i].hot) {
+      const double f = row_flops(&rows[i]) / 1e9, a = f / med[n][0], b = f / med[n][1];
+      n++;
+      printf("| %s | %s | %s | %td | %td | %td | %.1f | %.1f | %.2f | %.2f |\n",
+             row_label(&rows[i]), rows[i].dbl ? "double" : "single",
+             rows[i].bwd ? "fwd+bwd" : "fwd", rows[i].H, rows[i].K, rows[i].C, a, b, a / peak,
+             b / peak);
+    }
+#endif
   fflush(stdout);
 }
 
@@ -528,9 +635,10 @@ static void print_header(int reps, ptrdiff_t n, int table)
   printf("- BLAS: %s; kernels (core type): %s\n",
          openblas_get_config ? openblas_get_config() : "unknown",
          openblas_get_corename ? openblas_get_corename() : "unknown");
-  printf("- OPENBLAS_CORETYPE=%s OPENBLAS_NUM_THREADS=%s OMP_NUM_THREADS=%s "
+  printf("- GEMM engine of the chunk's small products: %s\n", la_gemm_engine());
+  printf("- OPENBLAS_CORETYPE=%s LIBXSMM_TARGET=%s OPENBLAS_NUM_THREADS=%s OMP_NUM_THREADS=%s "
          "OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s\n\n",
-         env_or("OPENBLAS_CORETYPE", "(unset)"), env_or("OPENBLAS_NUM_THREADS", "(unset)"),
+         env_or("OPENBLAS_CORETYPE", "(unset)"), env_or("LIBXSMM_TARGET", "(unset)"), env_or("OPENBLAS_NUM_THREADS", "(unset)"),
          env_or("OMP_NUM_THREADS", "(unset)"), env_or("OMP_WAIT_POLICY", "(unset)"),
          env_or("GOMP_SPINCOUNT", "(unset)"));
   if (!table) return; /* a mode without the rows' table */
@@ -724,11 +832,12 @@ int main(int argc, char **argv)
   const int all = strcmp(mode, "all") == 0, goals = strcmp(mode, "goals") == 0;
   const int dec = strcmp(mode, "decode") == 0, idl = strcmp(mode, "idle") == 0;
   const int sch = strcmp(mode, "sched") == 0, frm = strcmp(mode, "forms") == 0;
+  const int eng = strcmp(mode, "engine") == 0;
   gemm_ref g;
   size_t i;
-  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch || frm)) {
+  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch || frm || eng)) {
     fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] "
-                    "[all | decode | idle | goals | sched | forms]\n");
+                    "[all | decode | idle | goals | sched | forms | engine]\n");
     return 2;
   }
   gemm_init(&g, n);
@@ -744,6 +853,7 @@ int main(int argc, char **argv)
     t = time_row(&rows[i], &g, reps);
     print_row(&rows[i], &t);
   }
+  if (all || goals || eng) engine_table(rows, sizeof rows / sizeof rows[0], 2 * reps);
   if (all || dec) {
     printf("\nDecode (T = 1, state in and out), microseconds per call: median (min, max) of %d "
            "reps of 200 calls; arithmetic = a T = 1024 call / 1024 on 1 thread (a T = 1 call runs "
@@ -773,7 +883,7 @@ int main(int argc, char **argv)
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
            4 * reps);
     for (i = 0; i < sizeof sched / sizeof sched[0]; i++)
-      time_paired(&sched[i], 4 * reps, "fwd_phases");
+      time_paired(&sched[i], 4 * reps, "fwd_phases", NULL);
     printf("\nThe chunked backward's ring of tasks, paired as above against none (tuning "
            "bwd_no_ring) where a thread would be idle; the columns as above, the switch's way "
            "second.\n\n"
@@ -781,7 +891,7 @@ int main(int argc, char **argv)
            "| as is / switched | reproducible | switched vs as is |\n"
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     for (i = 0; i < sizeof bwd_ring / sizeof bwd_ring[0]; i++)
-      time_paired(&bwd_ring[i], 4 * reps, "bwd_no_ring");
+      time_paired(&bwd_ring[i], 4 * reps, "bwd_no_ring", NULL);
   }
   if (all || frm) {
     printf("\nThe chunked paths' two forms of v_new (docs/performance.md, \"The direct form "
@@ -795,7 +905,7 @@ int main(int argc, char **argv)
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n",
            4 * reps);
     for (i = 0; i < sizeof forms / sizeof forms[0]; i++)
-      time_paired(&forms[i], 4 * reps, "wy_form");
+      time_paired(&forms[i], 4 * reps, "wy_form", NULL);
   }
   gemm_free(&g);
   return 0;

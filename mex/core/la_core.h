@@ -260,6 +260,8 @@ typedef struct la_tuning {
   int no_spread;  /* no worker placement before a parallel region */
   int bwd_no_ring; /* the chunked backward without its ring of tasks where
                     * a thread would be idle */
+  int no_xsmm;     /* every product on BLAS in a build with libxsmm
+                    * (la_xsmm.c); read at each product */
 } la_tuning;
 
 la_tuning la_get_tuning(void);

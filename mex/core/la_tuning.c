@@ -25,7 +25,8 @@ int la_tune(const char *name, int value)
   } fields[] = {{"wy_form", offsetof(la_tuning, wy_form)},
                 {"fwd_phases", offsetof(la_tuning, fwd_phases)},
                 {"no_spread", offsetof(la_tuning, no_spread)},
-                {"bwd_no_ring", offsetof(la_tuning, bwd_no_ring)}};
+                {"bwd_no_ring", offsetof(la_tuning, bwd_no_ring)},
+                {"no_xsmm", offsetof(la_tuning, no_xsmm)}};
   size_t i;
   for (i = 0; name && i < sizeof fields / sizeof fields[0]; i++)
     if (!strcmp(name, fields[i].name)) {

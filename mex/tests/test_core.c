@@ -24,6 +24,9 @@
  *            WY u - w S (tuning wy_form, 'Emulate'), agree to rounding: o, ht,
  *            every gradient, every intermediate of forward and backward; the
  *            forward's aux w, u are the same bits from either
+ *   engine   the small-GEMM engine (libxsmm, where built with it) against
+ *            BLAS: every product form, and a chunked forward + backward in
+ *            double to 1e-13 (test_engine.inc.c)
  *   nan      NaN / Inf inside the data propagate to the outputs (no crash)
  *   misc     NULL ht / dht / dh0 (not wanted / zero), T = 0
  *   check    every refusal of la_problem_check, its defaults and chunk
@@ -2393,6 +2396,7 @@ static tcfg shrink(tcfg c)
 }
 
 #include "test_decode.inc.c"
+#include "test_engine.inc.c"
 
 int main(int argc, char **argv)
 {
@@ -2401,6 +2405,7 @@ int main(int argc, char **argv)
   const int nchk = (int)(sizeof chunk_cfgs / sizeof chunk_cfgs[0]);
   int i;
   if (argc > 1 && !strcmp(argv[1], "--quick")) quick = 1;
+  engine_env_at_start();
   printf("test_core%s: core library against a naive reference (docs/recurrence.md)\n",
          quick ? " --quick" : "");
 
@@ -2467,6 +2472,7 @@ int main(int argc, char **argv)
   }
   test_fused_transforms();
   test_forms();
+  test_engine();
   test_problem_check();
   test_entry_refusal();
   test_sizes();

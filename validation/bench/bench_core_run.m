@@ -8,7 +8,8 @@ function text = bench_core_run (prog, reps, mode, coretype)
   %   Runs `prog reps` (with mode, `prog reps 1024 mode`: 'goals', 'decode',
   %   'idle'; the gemm reference stays 1024 x 1024), under
   %   OPENBLAS_CORETYPE=coretype when coretype is given and not empty
-  %   ('Haswell': OpenBLAS's AVX2 kernels, those of the goals).  An error
+  %   ('Haswell': OpenBLAS's AVX2 kernels, those of the goals, and with it
+  %   LIBXSMM_TARGET=hsw, libxsmm's AVX2 kernels).  An error
   %   when the program fails, with what it printed.  run_bench and
   %   run_bench_goals build every bench_core command line here.
   %
@@ -22,6 +23,9 @@ function text = bench_core_run (prog, reps, mode, coretype)
   end
   if (nargin >= 4 && ~isempty (coretype))
     cmd = sprintf ('OPENBLAS_CORETYPE=%s %s', coretype, cmd);
+    if (strcmp (coretype, 'Haswell'))   % libxsmm's AVX2 kernels with OpenBLAS's
+      cmd = ['LIBXSMM_TARGET=hsw ' cmd];
+    end
   end
   [st, text] = system (cmd);
   if (st ~= 0)
@@ -36,7 +40,7 @@ end
 %! assert (bench_core_run ('echo', 11, '', 'Haswell'), sprintf ('11\n'));
 %!test
 %! % the kernel type reaches the program's environment
-%! t = bench_core_run ('printenv OPENBLAS_CORETYPE; echo', 9, 'goals', 'Haswell');
-%! assert (t, sprintf ('Haswell\n9 1024 goals\n'));
+%! t = bench_core_run ('printenv OPENBLAS_CORETYPE LIBXSMM_TARGET; echo', 9, 'goals', 'Haswell');
+%! assert (t, sprintf ('Haswell\nhsw\n9 1024 goals\n'));
 %!error <false 9 failed> bench_core_run ('false', 9)
 %!error <give the program> bench_core_run ('', 9)
