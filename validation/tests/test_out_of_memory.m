@@ -56,7 +56,7 @@ end
 %! % as the caller's threads are, and on one thread (a smaller workspace:
 %! % the outputs, then the host's copy of them, are what do not fit)
 %! for threads = {'', 'OMP_NUM_THREADS=1 '}
-%!   [~, out] = system (sprintf ('bash -c "ulimit -v %d; %stimeout 300 %s --no-gui --norc --no-history --quiet %s" 2>&1', ...
+%!   [~, out] = system (sprintf ('bash -c "ulimit -v %d; %stimeout -s KILL 300 %s --no-gui --norc --no-history --quiet %s" 2>&1', ...
 %!                              round (base + 450e3), threads{1}, octave, script));
 %!   ids = regexp (out, 'call \d+ (\S+)', 'tokens');
 %!   ids = cellfun (@(c) c{1}, ids, 'UniformOutput', false);
