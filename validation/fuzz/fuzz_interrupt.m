@@ -45,15 +45,8 @@ function nfail = fuzz_interrupt (mode, logfile, first)
   for n = 1:numel (fns)
     for j = 1:numel (offsets)
       tag = sprintf ('%d %d', n, j);
-      if (isempty (wait_for (logf, ['ready ' tag], 120, pid)))
-        nfail = nfail + report (false, sprintf ('%s: the child never started it (see %s)', fns{n}, outf));
-        break;
-      end
-      pause (offsets(j));
-      t_kill = time ();
-      kill (pid, 2);
-      ln = wait_for (logf, ['call ' tag ' '], 60, pid);
-      if (isempty (ln) && restarts < 3 && quiet_exit (pid, outf))
+      [ln, t_kill, started] = interrupt_call (logf, tag, offsets(j), pid);
+      if (started && isempty (ln) && restarts < 3 && quiet_exit (pid, outf))
         % the signal fell between two calls, where Octave itself stops the
         % script (try/catch does not take an interrupt): up to three times a
         % run, a new child carries on from this call
@@ -61,14 +54,11 @@ function nfail = fuzz_interrupt (mode, logfile, first)
         fprintf ('note %s: SIGINT at %.2f s met the interpreter between calls; child restarted\n', ...
                  fns{n}, offsets(j));
         pid = start_child (here, logf, outf, pidf, [n j]);
-        if (isempty (wait_for (logf, ['ready ' tag], 120, pid)))
-          nfail = nfail + report (false, sprintf ('%s: the child never started it (see %s)', fns{n}, outf));
-          break;
-        end
-        pause (offsets(j));
-        t_kill = time ();
-        kill (pid, 2);
-        ln = wait_for (logf, ['call ' tag ' '], 60, pid);
+        [ln, t_kill, started] = interrupt_call (logf, tag, offsets(j), pid);
+      end
+      if (~started)
+        nfail = nfail + report (false, sprintf ('%s: the child never started it (see %s)', fns{n}, outf));
+        break;
       end
       [nf, d] = judge (ln, fns{n}, offsets(j), t_kill, outf);
       nfail = nfail + nf;
@@ -85,6 +75,22 @@ function nfail = fuzz_interrupt (mode, logfile, first)
   if (nargout == 0)
     exit (nfail > 0);
   end
+end
+
+% Waits until the child starts call TAG, sends it SIGINT OFFSET seconds in
+% and waits for the call's "call" line (ln: '' when none came within 60 s;
+% started: false when the call never started).
+function [ln, t_kill, started] = interrupt_call (logf, tag, offset, pid)
+  ln = '';
+  t_kill = NaN;
+  started = ~isempty (wait_for (logf, ['ready ' tag], 120, pid));
+  if (~started)
+    return;
+  end
+  pause (offset);
+  t_kill = time ();
+  kill (pid, 2);
+  ln = wait_for (logf, ['call ' tag ' '], 60, pid);
 end
 
 function [fns, offsets] = plan ()
