@@ -89,16 +89,18 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
   const ptrdiff_t items = p->N * p->HV;
   const int par = !la_small_call(p);
   ptrdiff_t bytes, it;
+  size_t zero_bytes;
   int status = LA_OK;
   la_region rg;
 
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
     return LA_ENOMEM;
+  zero_bytes = zero_ws ? (size_t)bytes : 0;
   rg = LA_FN(la_region_begin)(p, par);
   if (!par) { /* no OpenMP region: even a team of one pays two futex calls */
     real_t *ws = NULL;
     for (it = 0; it < items; it++)
-      LA_FN(la_item_run)(p, &rg, ws_elems, zero_ws ? (size_t)bytes : 0, fn, ctx, it, &ws, &status);
+      LA_FN(la_item_run)(p, &rg, ws_elems, zero_bytes, fn, ctx, it, &ws, &status);
     if (ws) la_pool_put(rg.pooled, LA_POOL_THREAD, ws);
   } else {
 #pragma omp parallel
@@ -107,8 +109,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
       la_spread_note(rg.sp);
 #pragma omp for schedule(dynamic, 1)
       for (it = 0; it < items; it++)
-        LA_FN(la_item_run)(p, &rg, ws_elems, zero_ws ? (size_t)bytes : 0, fn, ctx, it, &ws,
-                           &status);
+        LA_FN(la_item_run)(p, &rg, ws_elems, zero_bytes, fn, ctx, it, &ws, &status);
       if (ws) la_pool_put(rg.pooled, LA_POOL_THREAD, ws);
     }
   }
