@@ -73,30 +73,45 @@ static inline int LA_FN(la_thread_ws)(const la_problem *p, const la_region *rg, 
 typedef void (*LA_FN(la_item_fn))(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *ws,
                                    int *status);
 
+/* Item `it` of la_for_items on the calling thread, its workspace *ws
+ * taken at its first item; nothing once the call is stopped. */
+static inline void LA_FN(la_item_run)(const la_problem *p, const la_region *rg, ptrdiff_t ws_elems,
+                                      size_t zero_bytes, LA_FN(la_item_fn) fn, void *ctx,
+                                      ptrdiff_t it, real_t **ws, int *status)
+{
+  if (la_stopped(status) || !LA_FN(la_thread_ws)(p, rg, ws_elems, zero_bytes, ws, status)) return;
+  fn(ctx, it / p->HV, it % p->HV, *ws, status);
+}
+
 static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero_ws,
                                LA_FN(la_item_fn) fn, void *ctx)
 {
   const ptrdiff_t items = p->N * p->HV;
   const int par = !la_small_call(p);
   ptrdiff_t bytes, it;
+  size_t zero_bytes;
   int status = LA_OK;
   la_region rg;
 
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
     return LA_ENOMEM;
+  zero_bytes = zero_ws ? (size_t)bytes : 0;
   rg = LA_FN(la_region_begin)(p, par);
-#pragma omp parallel if (par)
-  {
+  if (!par) { /* no OpenMP region: even a team of one pays two futex calls */
     real_t *ws = NULL;
-    la_spread_note(rg.sp);
-#pragma omp for schedule(dynamic, 1)
-    for (it = 0; it < items; it++) {
-      if (la_stopped(&status) ||
-          !LA_FN(la_thread_ws)(p, &rg, ws_elems, zero_ws ? (size_t)bytes : 0, &ws, &status))
-        continue;
-      fn(ctx, it / p->HV, it % p->HV, ws, &status);
-    }
+    for (it = 0; it < items; it++)
+      LA_FN(la_item_run)(p, &rg, ws_elems, zero_bytes, fn, ctx, it, &ws, &status);
     if (ws) la_pool_put(rg.pooled, LA_POOL_THREAD, ws);
+  } else {
+#pragma omp parallel
+    {
+      real_t *ws = NULL;
+      la_spread_note(rg.sp);
+#pragma omp for schedule(dynamic, 1)
+      for (it = 0; it < items; it++)
+        LA_FN(la_item_run)(p, &rg, ws_elems, zero_bytes, fn, ctx, it, &ws, &status);
+      if (ws) la_pool_put(rg.pooled, LA_POOL_THREAD, ws);
+    }
   }
   la_region_end(&rg);
   return status;

@@ -516,10 +516,6 @@ static void tuning(int nrhs, const mxArray *prhs[], mxArray *plhs[])
   plhs[0] = mxCreateDoubleScalar(was);
 }
 
-/* The function a call is for: the MEX file's own name when it is one of
- * the public functions (kda_recurrent.mex, gdn_recurrent.mex: the decode
- * path, no .m wrapper in between; *skip = 0), else the name in the first
- * argument (la_mex; *skip = 1).  NULL: a subcommand in fname. */
 /* Bytes of numeric data in a (a struct's or cell's members counted). */
 static size_t data_bytes(const mxArray *a)
 {
@@ -538,16 +534,27 @@ static size_t data_bytes(const mxArray *a)
   return mxGetNumberOfElements(a) * mxGetElementSize(a);
 }
 
+/* The function a call is for: the MEX file's own name when it is one of
+ * the public functions (kda_recurrent.mex, gdn_recurrent.mex: the decode
+ * path, no .m wrapper in between; *skip = 0), else the name in the first
+ * argument (la_mex; *skip = 1).  NULL: a subcommand in fname. */
 static const la_func *which_function(int nrhs, const mxArray *prhs[], char *fname, size_t size,
                                      int *skip)
 {
-  const char *self = mexFunctionName();
+  static const la_func *own;   /* the MEX file's own function: a name that */
+  static int own_known;        /* never changes, so asked of the host once  */
+  const char *self;
   int i;
-  for (i = 0; i < LA_NFUNCS; i++)
-    if (self && !strcmp(self, la_funcs[i].name)) {
-      *skip = 0;
-      return &la_funcs[i];
-    }
+  if (!own_known) {
+    self = mexFunctionName();
+    for (i = 0; i < LA_NFUNCS && !own; i++)
+      if (self && !strcmp(self, la_funcs[i].name)) own = &la_funcs[i];
+    own_known = 1;
+  }
+  if (own) {
+    *skip = 0;
+    return own;
+  }
   *skip = 1;
   /* a char row whose every character is part of the name (a NUL inside it
    * would end the C string early and let "kda_chunk\0x" pass as kda_chunk) */

@@ -350,15 +350,20 @@ static void warn_positive_gate(const la_call *c)
 {
   const size_t n = mxGetNumberOfElements(c->g);
   size_t i;
+  int any = 0;
   if (c->p.gate_in_kernel) return;
+  /* whether there is one, in a loop without an exit (it vectorises), then
+   * where */
   if (c->dbl) {
     const double *g = mxGetPr(c->g);
-    for (i = 0; i < n && !(g[i] > 0); i++) {}
+    for (i = 0; i < n; i++) any |= g[i] > 0;
+    for (i = 0; any && !(g[i] > 0); i++) {}
   } else {
     const float *g = (const float *)mxGetData(c->g);
-    for (i = 0; i < n && !(g[i] > 0); i++) {}
+    for (i = 0; i < n; i++) any |= g[i] > 0;
+    for (i = 0; any && !(g[i] > 0); i++) {}
   }
-  if (i < n)
+  if (any)
     la_warn(c, "positiveGate", "the gate g has positive entries (g(%lu) > 0): the state grows "
             "there; a decay needs g <= 0", (unsigned long)i + 1);
 }

@@ -63,6 +63,7 @@ const char *la_dims_str(const mxArray *a, char *buf, size_t n)
 
 int la_not_given(const mxArray *a)
 {
-  return mxIsDouble(a) && !mxIsComplex(a) && !mxIsSparse(a) && mxGetNumberOfDimensions(a) == 2 &&
-         mxGetM(a) == 0 && mxGetN(a) == 0;
+  /* empty first: Octave allocates the dimensions of an array asked for them */
+  return mxGetNumberOfElements(a) == 0 && mxIsDouble(a) && !mxIsComplex(a) && !mxIsSparse(a) &&
+         mxGetNumberOfDimensions(a) == 2 && mxGetM(a) == 0 && mxGetN(a) == 0;
 }
