@@ -30,8 +30,14 @@ MEX_OUT    := octave/private/la_mex.mex
 # their own names (la_mex.c: mexFunctionName), next to their .m help files
 PUBLIC_MEX := octave/kda_recurrent.mex octave/gdn_recurrent.mex
 
-# -march=native: the MEX is built on the machine that runs it.
-OPT        ?= -O3 -march=native
+# -march=native: the MEX is built on the machine that runs it.  On x86-64,
+# -mprefer-vector-width=512: GCC otherwise keeps to 256-bit vectors on an
+# AVX-512 machine (the elementwise passes and exp then take half the
+# instructions).  Sums keep their order (simdlen LA_SUM_LANES), but where a
+# loop's length is no multiple of 16 floats its scalar remainder (exp, fused
+# multiply-adds) starts elsewhere: results there move by a rounding.
+# Without AVX-512 it changes nothing.
+OPT        ?= -O3 -march=native $(if $(filter x86_64,$(shell uname -m)),-mprefer-vector-width=512)
 # -ffp-contract=fast: fused multiply-adds (-std=c11 turns them off by default);
 # -fno-math-errno + libmvec: vectorized exp() (see mex/core/la_internal.h)
 CFLAGS_ALL := -std=c11 $(OPT) -ffp-contract=fast -fPIC -fopenmp -fno-math-errno -DLA_USE_LIBMVEC -Wall -Wextra \

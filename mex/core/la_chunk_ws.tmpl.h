@@ -21,8 +21,7 @@
  *   KC     K_C = exp(G_c - G) .* k (31)
  *   XXk    [X, Xk]: a block row's s q and k scaled by E     (la_stage_gated)
  *   KF     k_j .* exp(G_r - G_j), the columns left of the block row
- *   R      [X, Xk]' KF: the block row's [Aqk; M] left of it (backward: their
- *          cotangents D, gated_bwd_stack)
+ *   R      the backward's stacked cotangents D of a block row (gated_bwd_stack)
  *   E, F   the factors exp(G_i - G_r), exp(G_r - G_j) (kept for the backward)
  *   M      M_ij = k_i' Diag(exp(G_i - G_j)) k_j (24);  Araw  A_raw = Diag(beta) M
  *   Am     A = (I + A_raw)^{-1} Diag(beta) (26)             (la_stage_wy)

@@ -98,17 +98,22 @@ static void LA_FN(chunk_decays_bwd)(const la_problem *p, ptrdiff_t c, const real
   /* KC_i = exp(G_last - G_i) k_i depends on the steps after i: add
    * sum_{i < t} KC_i .* dKC_i to dg_t directly (as an exclusive prefix sum,
    * not as +/- terms of dG that would cancel); and the gated products'
-   * part dGp, final per step (see cbwd_gated_products) */
+   * part dGp, final per step (see cbwd_gated_products); KDA's dg is dG,
+   * written straight into it */
   for (x = 0; x < K; x++) b->e[x] = 0;
-  for (i = 0; i < c; i++)
+  for (i = 0; i < c; i++) {
+    const real_t *restrict egc = ws->eGc + K * i, *restrict ki = kc + K * i;
+    const real_t *restrict dKC = b->dKC + K * i, *restrict dGp = b->dGp + K * i;
+    const real_t *dGi = b->dG + K * i; /* GDN: dGo is dGi */
+    real_t *dGo = (p->kda ? dg : b->dG) + K * i, *restrict e = b->e;
+#pragma omp simd
     for (x = 0; x < K; x++) {
-      const real_t term = ws->eGc[x + K * i] * kc[x + K * i] * b->dKC[x + K * i];
-      b->dG[x + K * i] += b->e[x] + b->dGp[x + K * i];
-      b->e[x] += term;
+      const real_t term = egc[x] * ki[x] * dKC[x];
+      dGo[x] = dGi[x] + (e[x] + dGp[x]);
+      e[x] += term;
     }
-  if (p->kda) {
-    memcpy(dg, b->dG, sizeof(real_t) * (size_t)(K * c));
-  } else {
+  }
+  if (!p->kda) {
     for (i = 0; i < c; i++) {
       real_t sum = 0;
       for (x = 0; x < K; x++) sum += b->dG[x + K * i];

@@ -123,25 +123,15 @@ static void LA_FN(gated_diag_block)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdi
   }
 }
 
-/* Rows [r, r1) of Aq and M against the columns [0, r): X' KF and Xk' KF.
- * Both wanted: one GEMM of [X, Xk]' KF (the packing of KF shared) into R,
- * then its rows to Aq and M. */
+/* Rows [r, r1) of Aq and M against the columns [0, r): X' KF and Xk' KF,
+ * each one GEMM straight into its place (libxsmm does not pack KF, so a
+ * joint GEMM of [X, Xk]' KF would save nothing but cost a copy). */
 static void LA_FN(gated_offdiag)(ptrdiff_t K, ptrdiff_t C, ptrdiff_t r, ptrdiff_t r1, int want_q,
                                  int want_k, const LA_FN(chunk_ws) *ws, real_t *Aq, real_t *M)
 {
-  const ptrdiff_t nb = r1 - r, ldr = 2 * LA_SUB;
-  ptrdiff_t i, j;
-  if (!(want_q && want_k)) {
-    LA_GEMM('T', 'N', nb, r, K, 1, ws->XXk + (want_q ? 0 : K * nb), K, ws->KF, K, 0,
-            (want_q ? Aq : M) + r, C);
-    return;
-  }
-  LA_GEMM('T', 'N', 2 * nb, r, K, 1, ws->XXk, K, ws->KF, K, 0, ws->R, ldr);
-  for (j = 0; j < r; j++)
-    for (i = 0; i < nb; i++) {
-      Aq[r + i + C * j] = ws->R[i + ldr * j];
-      M[r + i + C * j] = ws->R[nb + i + ldr * j];
-    }
+  const ptrdiff_t nb = r1 - r;
+  if (want_q) LA_GEMM('T', 'N', nb, r, K, 1, ws->XXk, K, ws->KF, K, 0, Aq + r, C);
+  if (want_k) LA_GEMM('T', 'N', nb, r, K, 1, ws->XXk + K * nb, K, ws->KF, K, 0, M + r, C);
 }
 
 /* The gated products of one chunk: with LA_CI_WU or LA_CI_A M(i,j) =

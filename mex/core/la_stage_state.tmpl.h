@@ -116,9 +116,19 @@ static void LA_FN(cbwd_state_chain)(const la_problem *p, ptrdiff_t c, const real
   const real_t *dZ = direct ? Z2 : b->dvn; /* Z's second half, negated: dX or dv_new */
   ptrdiff_t i, j, x;
 
-  memcpy(b->dSc, dS, sizeof(real_t) * (size_t)(K * V));
+  /* one pass over dS': dSc = dS' (kept for cbwd_state_local) and
+   * dS = Diag(gamma) dS', the first term of the previous chunk's state
+   * gradient (below) */
+  for (j = 0; j < V; j++) {
+    real_t *restrict dSj = dS + K * j, *restrict dScj = b->dSc + K * j;
+#pragma omp simd
+    for (x = 0; x < K; x++) {
+      dScj[x] = dSj[x];
+      dSj[x] *= gam[x];
+    }
+  }
   /* dv_new += KC dS'   (stored: dS'^T KC) */
-  LA_GEMM('T', 'N', V, c, K, 1, dS, K, ws->KC, K, 1, b->dvn, V);
+  LA_GEMM('T', 'N', V, c, K, 1, b->dSc, K, ws->KC, K, 1, b->dvn, V);
   if (direct) /* dX = A^T dv_new   (stored: dv_new A) */
     LA_FN(gemm_xl)(V, c, b->dvn, V, ws->Am, ws->C, 0, Z2, V);
   for (i = 0; i < V * c; i++) {
@@ -128,8 +138,6 @@ static void LA_FN(cbwd_state_chain)(const la_problem *p, ptrdiff_t c, const real
   /* the state gradient for the previous chunk:
    * dS = Diag(gamma) dS' + scale QG^T dO - w^T dv_new = Diag(gamma) dS' + [QG, w] Z^T,
    * in the direct form - KG^T dX in place of - w^T dv_new: [QG, KG] Z^T */
-  for (j = 0; j < V; j++)
-    for (x = 0; x < K; x++) dS[x + K * j] *= gam[x];
   if (direct) { /* [QG, KG] side by side already (cbwd_use_chunk) */
     LA_GEMM('N', 'T', K, V, 2 * c, 1, ws->QG, K, b->Z, V, 1, dS, K);
     return;

@@ -83,7 +83,7 @@ static int LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real_
       for (t = 0; t < p->T; t++) {
         const ptrdiff_t o = GD * (t + p->T * (hv + p->HV * b));
         if (p->has_lower_bound) { /* sigmoid' = s(z) s(-z): no 1 - s cancellation */
-#pragma omp simd reduction(+ : bA)
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : bA)
           for (i = 0; i < GD; i++) {
             const real_t x = gr[o + i] + (dbh ? dbh[i] : 0), d = dg[o + i];
             const real_t ds = lb * LA_FN(la_sigmoid)(A * x) * LA_FN(la_sigmoid)(-A * x);
@@ -93,7 +93,7 @@ static int LA_FN(la_gate_bwd)(const la_problem *p, const real_t *gr, const real_
             bA += dx * x;
           }
         } else {
-#pragma omp simd reduction(+ : bA)
+#pragma omp simd simdlen(LA_SUM_LANES) reduction(+ : bA)
           for (i = 0; i < GD; i++) {
             const real_t x = gr[o + i] + (dbh ? dbh[i] : 0), d = dg[o + i];
             const real_t dx = d * (-A * LA_FN(la_sigmoid)(x));
