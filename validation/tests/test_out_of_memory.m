@@ -4,7 +4,7 @@
 %
 %   A child Octave runs under `ulimit -v` with about 450 MB of address space
 %   beyond what a fresh session takes (and, on one OpenMP and one OpenBLAS
-%   thread, at limits from 415 to 460 MB beyond it, 7.5 MB apart), holds
+%   thread, at limits from 420 to 450 MB beyond it, 7.5 MB apart), holds
 %   the inputs of a problem of K = V = 128, T = 8192, H = 4 (134 MB in
 %   double) and calls the public functions whose outputs, workspace and
 %   BLAS buffers do not fit.  Each call either returns or fails with the
@@ -57,7 +57,7 @@ end
 %! % libxsmm registry (10 MB) once mapped after the guard had measured the
 %! % room, and OpenBLAS's buffer then found too little and spun
 %! runs = [{'', 'OMP_NUM_THREADS=1 '}; {450e3, 450e3}];
-%! for extra = 415e3:7.5e3:460e3
+%! for extra = 420e3:7.5e3:450e3
 %!   runs(:, end + 1) = {'OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 '; extra};
 %! end
 %! for r = runs
