@@ -38,8 +38,15 @@ typedef int la_blas_int;
 #define LA_BLAS_NAME(x) x##_
 #endif
 
-/* "BLAS", or "libxsmm VERSION (target ARCH)" (la_xsmm.c). */
+/* "BLAS", or "libxsmm VERSION (target ARCH)" (la_xsmm.c); the first call
+ * initialises libxsmm. */
 const char *la_gemm_engine(void);
+
+/* 1 once the calling thread has returned from a BLAS product, so BLAS's
+ * buffer for it is mapped; la_blas_note sets it and counts the thread for
+ * the memory guard (la_platform.c). */
+extern _Thread_local int la_blas_thread_done;
+void la_blas_note(void);
 
 #ifdef LA_HAVE_LIBXSMM
 /* 1 when libxsmm computed C = alpha op(A) op(B) + beta C, 0 when BLAS must. */
@@ -76,6 +83,7 @@ const char *la_gemm_engine(void);
     LA_BLAS_TIC;                                                                               \
     LA_XSMM_TRY(P)                                                                             \
     LA_BLAS_NAME(P##gemm)(&ta, &tb, &M, &N, &Kd, &alpha, A, &LA, B, &LB, &beta, C, &LC, 1, 1); \
+    if (!la_blas_thread_done) la_blas_note();                                                  \
     LA_BLAS_TOC;                                                                               \
   }
 

@@ -191,7 +191,7 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   x.first = first;
   rc = LA_FN(la_bwd_start)(p, io, &f);
   if (rc == LA_OK) {
-    rc = LA_FN(la_for_items)(p, ws_elems, 0, LA_FN(chunk_bwd_item), &x);
+    rc = LA_FN(la_for_items)(p, ws_elems, 0, 1, LA_FN(chunk_bwd_item), &x);
     rc = LA_FN(la_bwd_end)(p, io, &f, rc);
   }
   free(first);

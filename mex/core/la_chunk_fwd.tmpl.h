@@ -151,7 +151,7 @@ static int LA_FN(chunk_fwd_alloc)(const la_problem *p, LA_FN(chunk_fwd_ctx) *x,
   if (!la_mul4(x->plan.ipb, x->plan.wn, x->slot_elems, 1, &nslot) ||
       !la_mul4(x->plan.ipb, p->K, p->V, p->emulate ? 2 : 1, &nstate) ||
       !la_add(nslot, nstate, &total) ||
-      !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes))
+      !la_bytes(total, sizeof(real_t), bytes) || !la_workspace_ok(1, *bytes, 1))
     return 0;
   x->pooled = la_pool_enter();
   if (!(x->slots = la_pool_get(x->pooled, LA_POOL_SHARED, total, sizeof(real_t)))) return 0;

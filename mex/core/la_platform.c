@@ -5,7 +5,9 @@
 #define _GNU_SOURCE /* sched_setaffinity, sched_getcpu, CPU_SET */
 #endif
 #include "la_internal.h"
+#include "la_blas.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/resource.h>
@@ -232,26 +234,43 @@ ptrdiff_t la_mem_available(void)
   return avail;
 }
 
-/* OpenBLAS maps a buffer of this size for each thread that runs a product
- * at the same time (128 MB in 0.3.21 on x86_64), on its first use, and
- * keeps it; when the map fails it retries without end.  la_workspace_ok
- * counts the buffers of threads not yet seen at work. */
+/* OpenBLAS 0.3.21 (driver/others/memory.c) takes a buffer of this size
+ * (plus a page) from a pool of slots for each product that runs at the
+ * same time, maps it on the slot's first use and keeps it; when neither
+ * mmap nor malloc gives it one it retries without end.  The guard counts
+ * a buffer for each thread that may run a product and has not yet returned
+ * from one (la_blas_note): only then is a buffer known to be mapped. */
 #define LA_BLAS_BUFFER ((ptrdiff_t)128 << 20)
-static int la_blas_threads_seen;
+static atomic_int la_blas_threads_seen;
+_Thread_local int la_blas_thread_done;
+
+void la_blas_note(void)
+{
+  la_blas_thread_done = 1;
+  atomic_fetch_add(&la_blas_threads_seen, 1);
+}
 
 static ptrdiff_t blas_buffers(int threads)
 {
 #ifdef LA_HAVE_OPENBLAS_THREADS
-  if (LA_HAVE_OPENBLAS_THREADS && threads > la_blas_threads_seen)
-    return (ptrdiff_t)(threads - la_blas_threads_seen) * LA_BLAS_BUFFER;
+  const int seen = atomic_load(&la_blas_threads_seen);
+  if (LA_HAVE_OPENBLAS_THREADS && threads > seen)
+    return (ptrdiff_t)(threads - seen) * LA_BLAS_BUFFER;
 #endif
   (void)threads;
   return 0;
 }
 
-int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
+int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread, int blas)
 {
-  ptrdiff_t threads = 1, blas_threads = 1, total, avail;
+  static atomic_int engine_ready;
+  ptrdiff_t threads = 1, blas_threads = 1, total, avail, buffers;
+  /* the small-product engine's first use maps its tables (libxsmm's
+   * registry: about 10 MB): before the room is measured, not after */
+  if (!atomic_load_explicit(&engine_ready, memory_order_acquire)) {
+    (void)la_gemm_engine();
+    atomic_store_explicit(&engine_ready, 1, memory_order_release);
+  }
 #ifdef _OPENMP
   threads = blas_threads = omp_get_max_threads();
 #endif
@@ -259,10 +278,9 @@ int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread)
   if (!la_mul(threads, bytes_per_thread, &total)) return 0;
   /* reading /proc and /sys costs tens of microseconds: not for a decode
    * step (once BLAS's buffers are there) */
-  if (total <= LA_GUARD_MIN && blas_buffers((int)blas_threads) == 0) return 1;
-  if (!la_add(total, blas_buffers((int)blas_threads), &total)) return 0;
+  buffers = blas ? blas_buffers((int)blas_threads) : 0;
+  if (total <= LA_GUARD_MIN && buffers == 0) return 1;
+  if (!la_add(total, buffers, &total)) return 0;
   avail = la_mem_available();
-  if (avail >= 0 && total > avail) return 0;
-  if (blas_threads > la_blas_threads_seen) la_blas_threads_seen = (int)blas_threads;
-  return 1;
+  return avail < 0 || total <= avail;
 }

@@ -21,10 +21,13 @@ static inline void *la_alloc(ptrdiff_t count, size_t size)
 
 /* Whether `items` work items, each needing `bytes_per_thread` of workspace
  * on the threads that run them (at most one per item), fit in the memory
- * available now.  Entry points answer LA_ENOMEM otherwise: with overcommit a
- * huge malloc succeeds and the process is killed when the pages are touched.
- * A negative bytes_per_thread (an overflowed size) never fits. */
-int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread);
+ * available now, with BLAS's buffers when `blas` (the work calls BLAS
+ * products: la_platform.c counts a buffer per thread not yet seen return
+ * from one).  Entry points answer LA_ENOMEM otherwise: with overcommit a
+ * huge malloc succeeds and the process is killed when the pages are
+ * touched; OpenBLAS retries a failed buffer without end.  A negative
+ * bytes_per_thread (an overflowed size) never fits. */
+int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread, int blas);
 
 /* Workspaces kept across calls (la_pool.c).
  * la_pool_enter at the start of a call (before its parallel region): 1 if

@@ -270,7 +270,7 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
   x.pp = &pp;
   x.fio = io;
   /* only the padding columns (V not a multiple of 4) need zeros */
-  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 0, 0), la_pad4(p->V) != p->V,
+  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 0, 0), la_pad4(p->V) != p->V, 0,
                            p->slots ? LA_FN(rec_pool_item) : LA_FN(rec_fwd_item), &x);
   LA_FN(la_prep_free)(&pp);
   return rc;
@@ -389,6 +389,6 @@ int LA_FN(la_recurrent_bwd)(const la_problem *p0, const la_bwd_io *io)
   x.p = p;
   x.f = &f;
   x.bio = io;
-  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 1, x.maxlen), 1, LA_FN(rec_bwd_item), &x);
+  rc = LA_FN(la_for_items)(p, LA_FN(rec_ws_size)(p, 1, x.maxlen), 1, 0, LA_FN(rec_bwd_item), &x);
   return LA_FN(la_bwd_end)(p, io, &f, rc);
 }

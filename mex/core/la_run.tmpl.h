@@ -7,7 +7,8 @@
  * workspace at its first item (the pool's buffer of its thread number,
  * la_pool.c, kept across calls), so threads without work touch nothing;
  * zero_ws clears it once per call.  Before anything is allocated the memory
- * guard (la_workspace_ok) compares the workspaces with the memory available.
+ * guard (la_workspace_ok) compares the workspaces, and BLAS's buffers when
+ * fn calls BLAS products (blas), with the memory available.
  * Small calls (la_small_call) run on the calling thread; in large ones the
  * caller and the workers are held on CPUs of their own for the region
  * (la_spread_for, la_spread_*: la_platform.c).
@@ -83,7 +84,7 @@ static inline void LA_FN(la_item_run)(const la_problem *p, const la_region *rg, 
   fn(ctx, it / p->HV, it % p->HV, *ws, status);
 }
 
-static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero_ws,
+static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero_ws, int blas,
                                LA_FN(la_item_fn) fn, void *ctx)
 {
   const ptrdiff_t items = p->N * p->HV;
@@ -93,7 +94,7 @@ static int LA_FN(la_for_items)(const la_problem *p, ptrdiff_t ws_elems, int zero
   int status = LA_OK;
   la_region rg;
 
-  if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes))
+  if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || !la_workspace_ok(items, bytes, blas))
     return LA_ENOMEM;
   zero_bytes = zero_ws ? (size_t)bytes : 0;
   rg = LA_FN(la_region_begin)(p, par);
@@ -148,7 +149,7 @@ static int LA_FN(la_for_phases)(const la_problem *p, ptrdiff_t ws_elems, ptrdiff
 
   /* the guard counts the shared buffers once per thread: conservative */
   if (!la_bytes(ws_elems, sizeof(real_t), &bytes) || extra_bytes < 0 ||
-      !la_add(bytes, extra_bytes, &bytes) || !la_workspace_ok(PTRDIFF_MAX, bytes))
+      !la_add(bytes, extra_bytes, &bytes) || !la_workspace_ok(PTRDIFF_MAX, bytes, 1))
     return LA_ENOMEM;
   rg = LA_FN(la_region_begin)(p, par);
 #pragma omp parallel private(win) if (par)

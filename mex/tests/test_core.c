@@ -1342,7 +1342,8 @@ static void test_sizes(void)
   report(la_alloc(0, 8) == NULL && la_alloc(-5, 8) == NULL && la_alloc(big, 8) == NULL &&
          la_alloc(PTRDIFF_MAX, 2) == NULL,
          "size  la_alloc refuses count < 1 and overflowing byte counts");
-  report(!la_workspace_ok(1, -1) && !la_workspace_ok(4, PTRDIFF_MAX / 2) && la_workspace_ok(4, 1024),
+  report(!la_workspace_ok(1, -1, 1) && !la_workspace_ok(4, PTRDIFF_MAX / 2, 1) &&
+             la_workspace_ok(4, 1024, 1),
          "size  la_workspace_ok: overflowed and huge refused, 4 KiB fits (%ld MiB available)",
          (long)(la_mem_available() >> 20));
   /* issue 13: K V4 + 3K + 3V4 of the recurrent workspace; here K V fits in
