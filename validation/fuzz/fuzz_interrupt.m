@@ -16,9 +16,9 @@
 %   the calls made afterwards in the same session (a small valid problem of
 %   each of the eight paths, checked against the reference by fuzz_verdict)
 %   are right.  A signal that falls between two calls stops the child's
-%   script (Octave's try/catch does not take an interrupt); up to three
-%   times a run, a child gone without a crash message is restarted at that
-%   call, with a note.  Prints one line per check (the delay measured); without
+%   script (Octave's try/catch does not take an interrupt); a child gone
+%   without a crash message is restarted at that call with the signal
+%   0.13 s later (at most three times a call, six times a run), with a note.  Prints one line per check (the delay measured); without
 %   output argument exits Octave with status 1 on any failure.
 %
 %   See also: fuzz_run.
@@ -45,22 +45,28 @@ function nfail = fuzz_interrupt (mode, logfile, first)
   for n = 1:numel (fns)
     for j = 1:numel (offsets)
       tag = sprintf ('%d %d', n, j);
-      [ln, t_kill, started] = interrupt_call (logf, tag, offsets(j), pid);
-      if (started && isempty (ln) && restarts < 3 && quiet_exit (pid, outf))
+      offset = offsets(j);
+      [ln, t_kill, started] = interrupt_call (logf, tag, offset, pid);
+      tries = 0;
+      while (started && isempty (ln) && tries < 3 && restarts < 6 && quiet_exit (pid, outf))
         % the signal fell between two calls, where Octave itself stops the
-        % script (try/catch does not take an interrupt): up to three times a
-        % run, a new child carries on from this call
+        % script (try/catch does not take an interrupt): a new child carries
+        % on from this call, the signal a little later (a call that repeats
+        % meets the same boundary at the same offset), at most three times a
+        % call and six times a run
+        tries = tries + 1;
         restarts = restarts + 1;
         fprintf ('note %s: SIGINT at %.2f s met the interpreter between calls; child restarted\n', ...
-                 fns{n}, offsets(j));
+                 fns{n}, offset);
+        offset = offsets(j) + 0.13 * tries;
         pid = start_child (here, logf, outf, pidf, [n j]);
-        [ln, t_kill, started] = interrupt_call (logf, tag, offsets(j), pid);
+        [ln, t_kill, started] = interrupt_call (logf, tag, offset, pid);
       end
       if (~started)
         nfail = nfail + report (false, sprintf ('%s: the child never started it (see %s)', fns{n}, outf));
         break;
       end
-      [nf, d] = judge (ln, fns{n}, offsets(j), t_kill, outf);
+      [nf, d] = judge (ln, fns{n}, offset, t_kill, outf);
       nfail = nfail + nf;
       delays(end + 1) = d;
     end
