@@ -42,6 +42,10 @@ typedef int la_blas_int;
  * initialises libxsmm. */
 const char *la_gemm_engine(void);
 
+/* Maps the engine's tables (libxsmm's registry, about 10 MB) once per
+ * process; the memory guard calls it before it measures the room. */
+void la_gemm_engine_start(void);
+
 /* 1 once the calling thread has returned from a BLAS product, so BLAS's
  * buffer for it is mapped; la_blas_note sets it and counts the thread for
  * the memory guard (la_platform.c). */

@@ -263,14 +263,8 @@ static ptrdiff_t blas_buffers(int threads)
 
 int la_workspace_ok(ptrdiff_t items, ptrdiff_t bytes_per_thread, int blas)
 {
-  static atomic_int engine_ready;
   ptrdiff_t threads = 1, blas_threads = 1, total, avail, buffers;
-  /* the small-product engine's first use maps its tables (libxsmm's
-   * registry: about 10 MB): before the room is measured, not after */
-  if (!atomic_load_explicit(&engine_ready, memory_order_acquire)) {
-    (void)la_gemm_engine();
-    atomic_store_explicit(&engine_ready, 1, memory_order_release);
-  }
+  la_gemm_engine_start(); /* its tables mapped before the room is measured */
 #ifdef _OPENMP
   threads = blas_threads = omp_get_max_threads();
 #endif

@@ -81,17 +81,25 @@ static uintptr_t la_xsmm_dispatch(const int64_t *key)
  * a static buffer of its own: programs the caller starts would be pinned,
  * and once the MEX file is unloaded the environment would point into freed
  * memory (Octave crashed at exit).  The variable is put back as it was. */
+static atomic_int la_xsmm_started;
+
 static void la_xsmm_init(void)
 {
-  static int done;
-  if (!done) {
+  if (!atomic_load_explicit(&la_xsmm_started, memory_order_relaxed)) {
     const char *was = getenv("OMP_PROC_BIND");
     const int had = was != NULL, empty = had && !*was;
     libxsmm_init();
     if (!had) unsetenv("OMP_PROC_BIND");
     else if (empty) setenv("OMP_PROC_BIND", "", 1);
-    done = 1;
+    atomic_store_explicit(&la_xsmm_started, 1, memory_order_release);
   }
+}
+
+void la_gemm_engine_start(void)
+{
+  if (atomic_load_explicit(&la_xsmm_started, memory_order_acquire)) return;
+#pragma omp critical(la_xsmm_fill)
+  la_xsmm_init();
 }
 
 /* The slot of key among its LA_XSMM_PROBE probes: its own, else the first
@@ -189,5 +197,7 @@ const char *la_gemm_engine(void)
 #else
 
 const char *la_gemm_engine(void) { return "BLAS"; }
+
+void la_gemm_engine_start(void) {}
 
 #endif
