@@ -8,7 +8,11 @@
 #                  the machine's BLAS kernels and again with OpenBLAS's AVX2
 #                  (Haswell) kernels and libxsmm's (LIBXSMM_TARGET=hsw); the
 #                  goal rows paired with and without libxsmm (tuning
-#                  no_xsmm) beside the FMA peak measured in the same run, and the time the GEMMs take inside
+#                  no_xsmm) beside the FMA peak measured in the same run,
+#                  the chunk's products one at a time on one thread (the
+#                  engine and BLAS against the 1024^3 sgemm and the FMA
+#                  peak), the decode rows at H = 4 and 32 (back to back
+#                  and spaced as Octave spaces them), and the time the GEMMs take inside
 #                  the chunked rows (bench_core_blas: the core built with
 #                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called,
 #                  and the forward's stages' shares of its time; then the
@@ -79,12 +83,16 @@ test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain 
 	@$(SAN_ENV) $(BUILD)/bench_core_san 1 64 > $(BUILD)/bench_core_san.out
 	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 sched > $(BUILD)/bench_core_san_sched.out
 	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 forms > $(BUILD)/bench_core_san_forms.out
+	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 shapes > $(BUILD)/bench_core_san_shapes.out
+	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 decode > $(BUILD)/bench_core_san_decode.out
 	@! grep -q '| error\|| NO |' $(BUILD)/bench_core_san*.out
 	@grep -q "Where the forward's time goes" $(BUILD)/bench_core_san.out
 	@test $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san_sched.out) -gt 0
 	@test $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san_sched.out) = $$(grep -c '| same bits |$$' $(BUILD)/bench_core_san_sched.out)
 	@test $$(grep -c '^| [a-z]* chunk.* | o [0-9.e+-]*, ht [0-9.e+-]* |$$' $(BUILD)/bench_core_san_forms.out) -gt 0
-	@echo "bench_core under ASan/UBSan: $$(cat $(BUILD)/bench_core_san*.out | grep -c '^| [a-z]* chunk') table rows, the schedules the same bits, the forms compared; bench_solve 6 rows at rounding level; clean"
+	@test $$(grep -c '^| [NT][NT] [0-9]* x [0-9]* x [0-9]* | [0-9.]* | [0-9.]* |' $(BUILD)/bench_core_san_shapes.out) = 12
+	@test $$(grep -c '^| decode [a-z]* | single | [0-9]* | 128 | [12] | [0-9.]* (' $(BUILD)/bench_core_san_decode.out) = 3
+	@echo "bench_core under ASan/UBSan: $$(cat $(BUILD)/bench_core_san*.out | grep -c '^| [a-z]* chunk') table rows, the schedules the same bits, the forms compared, 12 products, 3 decode rows; bench_solve 6 rows at rounding level; clean"
 
 TEST_STEPS += test-bench-sanitize
 

@@ -38,6 +38,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "../core/la_core.h"
 #include "../core/la_blas.h"
+#include "../core/la_thread.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -342,16 +343,26 @@ static row_time time_row(const row_spec *r, gemm_ref *g, int reps)
 }
 
 /* Median, min and max microseconds per call of `calls` runs of the row,
- * over reps timed reps after one warm-up rep. */
+ * over reps timed reps after one warm-up rep; with gap > 0 the calling
+ * thread spins gap seconds before each call (not counted), as a caller
+ * that does other work between calls. */
 static void time_calls(const row_spec *r, const bench_problem *P, int reps, int calls,
-                       double out[3])
+                       double gap, double out[3])
 {
   double t[256];
   int i, j;
   for (i = 0; i <= reps; i++) {
-    const double t0 = now();
-    for (j = 0; j < calls; j++) run_row(r, P);
-    t[i > 0 ? i - 1 : 0] = 1e6 * (now() - t0) / calls;
+    double spent = 0;
+    for (j = 0; j < calls; j++) {
+      double t0 = now();
+      if (gap > 0) {
+        while (now() - t0 < gap) {}
+        t0 = now();
+      }
+      run_row(r, P);
+      spent += now() - t0;
+    }
+    t[i > 0 ? i - 1 : 0] = 1e6 * spent / calls;
   }
   out[0] = median(t, reps); /* sorts t */
   out[1] = t[0];
@@ -359,35 +370,44 @@ static void time_calls(const row_spec *r, const bench_problem *P, int reps, int 
 }
 
 /* Decode: a T = 1 call with the state in and out (200 calls per rep: one
- * call is too short for the clock) against the arithmetic of one step on
- * the same number of threads: a T = 1024 call / 1024 with the threads the
- * core gives a T = 1 call (it runs a call this small on the calling
- * thread, la_run.tmpl.h).  The difference is the core's own overhead per
- * call.  Rows "| decode kda |" are read by validation/bench/bench_decode.m. */
+ * call is too short for the clock) against the arithmetic of one step: a
+ * T = 1024 call / 1024 (the state stays in cache, in place), on one thread
+ * and on all.  A call as small as H = 4 runs on the calling thread
+ * (la_run.tmpl.h); H = 32 is parallel.  "spaced" times the same calls
+ * LA_BENCH_GAP s apart, as Octave spaces them (its copy of the outputs):
+ * idle workers have gone to sleep and must be woken, and the vector units'
+ * upper halves may have powered down.  Rows "| decode kda |" are read by
+ * validation/bench/bench_decode.m. */
+#define LA_BENCH_GAP 1e-3
 static void time_decode(const row_spec *r, int reps)
 {
   row_spec longr = *r;
   bench_problem P;
-  double call[3], step[3], step_all[3];
+  double call[3], spaced[3], step[3], step_all[3], own;
   const int threads = max_threads();
+  const int alone = r->H * r->K * r->V <= LA_SMALL_CALL; /* la_small_call, B = 1 */
   longr.T = 1024;
   make_problem(&longr, &P);
-  time_calls(&longr, &P, reps, 1, step_all);
+  time_calls(&longr, &P, reps, 1, 0, step_all);
 #ifdef _OPENMP
   omp_set_num_threads(1);
 #endif
-  time_calls(&longr, &P, reps, 1, step);
+  time_calls(&longr, &P, reps, 1, 0, step);
 #ifdef _OPENMP
   omp_set_num_threads(threads);
 #endif
   free_problem(&P);
   make_problem(r, &P);
-  time_calls(r, &P, reps, 200, call);
+  time_calls(r, &P, reps, 200, 0, call);
+  time_calls(r, &P, reps, 50, LA_BENCH_GAP, spaced);
   free_problem(&P);
-  printf("| decode %s | %s | %td | %td | %.2f (%.2f, %.2f) | %.2f (%.2f, %.2f) | %.2f | %.2f |\n",
-         r->kda ? "kda" : "gdn", r->dbl ? "double" : "single", r->H, r->K, call[0], call[1],
-         call[2], step[0] / longr.T, step[1] / longr.T, step[2] / longr.T, call[0] - step[0] / longr.T,
-         step_all[0] / longr.T);
+  own = (alone ? step[0] : step_all[0]) / longr.T;
+  printf("| decode %s | %s | %td | %td | %d | %.2f (%.2f, %.2f) | %.2f (%.2f, %.2f) | %.2f | "
+         "%.2f | %.2f | %.2f (%.2f, %.2f) | %.2f |\n",
+         r->kda ? "kda" : "gdn", r->dbl ? "double" : "single", r->H, r->K, alone ? 1 : threads,
+         call[0], call[1], call[2], step[0] / longr.T, step[1] / longr.T, step[2] / longr.T,
+         step_all[0] / longr.T, own, call[0] - own, spaced[0], spaced[1], spaced[2],
+         spaced[0] - own);
   fflush(stdout);
 }
 
@@ -619,6 +639,105 @@ static void engine_table(const row_spec *rows, size_t nrows, int pairs)
 /* OpenBLAS's own report of its kernels, if OpenBLAS is linked. */
 extern char *openblas_get_corename(void) __attribute__((weak));
 extern char *openblas_get_config(void) __attribute__((weak));
+extern void openblas_set_num_threads(int) __attribute__((weak));
+
+/* Seconds of `calls` runs of one product back to back. */
+static double time_product(char ta, char tb, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k, const float *A,
+                           const float *B, float *C, long calls)
+{
+  const double t0 = now();
+  long c;
+  for (c = 0; c < calls; c++)
+    la_gemm_s(ta, tb, m, n, k, 1, A, ta == 'N' ? m : k, B, tb == 'N' ? k : n, 1, C, m);
+  return now() - t0;
+}
+
+/* The chunk's products one at a time: the shapes that carry most of the
+ * goal rows' single-precision flops (with their share), on one thread with
+ * the operands in cache, through the core's interface (la_gemm_s: libxsmm
+ * where it takes the product) and on BLAS (tuning no_xsmm), each against
+ * the 1024^3 sgemm and the FMA peak of one thread measured in the same run.
+ * What the chunked rows can reach is bounded by these rates: a row's ratio
+ * to the large sgemm is at most its GEMMs' (bench_core_blas, "GEMMs alone"). */
+static void shapes_table(void)
+{
+  static const struct { char ta, tb; int m, n, k; double share; } sh[] = {
+    {'T', 'N', 128, 128, 128, 0.18}, {'N', 'T', 128, 128, 64, 0.13},
+    {'T', 'N', 128, 64, 128, 0.09},  {'N', 'T', 128, 128, 128, 0.09},
+    {'N', 'N', 128, 128, 128, 0.09}, {'N', 'T', 128, 32, 64, 0.06},
+    {'T', 'N', 64, 64, 128, 0.05},   {'N', 'N', 128, 64, 128, 0.05},
+    {'N', 'T', 128, 32, 32, 0.03},   {'T', 'N', 16, 48, 128, 0.03},
+    {'N', 'N', 64, 128, 128, 0.00},  {'N', 'N', 64, 128, 64, 0.00}};
+  const ptrdiff_t big = 1024;
+  const int threads = max_threads();
+  float *A = malloc(128 * 128 * sizeof *A), *B = malloc(128 * 128 * sizeof *B);
+  float *C = malloc(128 * 128 * sizeof *C);
+#define NSHAPES (sizeof sh / sizeof sh[0])
+  gemm_ref g;
+  double peak, gemm_gf, tg = INFINITY, te[NSHAPES], tb[NSHAPES];
+  long calls[NSHAPES];
+  const char *target = getenv("LIBXSMM_TARGET");
+  int run, bits = target && !strcmp(target, "hsw") ? 256 : 512;
+  size_t i;
+  if (!A || !B || !C) {
+    fprintf(stderr, "bench_core: out of memory\n");
+    exit(2);
+  }
+  for (i = 0; i < 128 * 128; i++) {
+    A[i] = (float)rand() / RAND_MAX - 0.5f;
+    B[i] = (float)rand() / RAND_MAX - 0.5f;
+    C[i] = 0;
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(1);
+#endif
+  if (openblas_set_num_threads) openblas_set_num_threads(1);
+  peak = fma_peak(bits);
+  if (peak <= 0) peak = fma_peak(bits = 256);
+  for (i = 0; i < NSHAPES; i++) calls[i] = (long)(2e8 / (2.0 * sh[i].m * sh[i].n * sh[i].k)) + 1;
+  gemm_init(&g, big);
+  for (i = 0; i < NSHAPES; i++) te[i] = tb[i] = INFINITY;
+  for (run = 0; run < 9; run++) { /* interleaved, the best of each: what the kernels can do */
+    const double t = time_gemm(&g, 0);
+    if (t < tg) tg = t;
+    for (i = 0; i < NSHAPES; i++) {
+      double x;
+      x = time_product(sh[i].ta, sh[i].tb, sh[i].m, sh[i].n, sh[i].k, A, B, C, calls[i]);
+      if (x < te[i]) te[i] = x;
+      la_tune("no_xsmm", 1);
+      x = time_product(sh[i].ta, sh[i].tb, sh[i].m, sh[i].n, sh[i].k, A, B, C, calls[i]);
+      la_tune("no_xsmm", 0);
+      if (x < tb[i]) tb[i] = x;
+    }
+  }
+  gemm_free(&g);
+  gemm_gf = 2.0 * big * big * big / tg / 1e9;
+  printf("\nThe chunk's products one at a time (%s): one thread, operands in cache, the best "
+         "of 9 interleaved runs; the shapes carrying most of the goal rows' single-precision "
+         "flops (share of them; two more for reference).  On one thread the FMA peak is %.1f "
+         "GFLOP/s (%d-bit vectors; 0: not measured in a build without AVX2) and the 1024^3 "
+         "sgemm %.1f GFLOP/s (%.2f of the peak).\n\n"
+         "| product | share of flops | engine GFLOP/s | vs sgemm 1024 | of peak | BLAS GFLOP/s "
+         "| vs sgemm 1024 |\n|---|---:|---:|---:|---:|---:|---:|\n",
+         la_gemm_engine(), peak, bits, gemm_gf, peak > 0 ? gemm_gf / peak : 0);
+  for (i = 0; i < NSHAPES; i++) {
+    const double f = 2.0 * sh[i].m * sh[i].n * sh[i].k * calls[i] / 1e9;
+    char of_peak[16] = "-"; /* no FMA loop in a build without AVX2 */
+    if (peak > 0) snprintf(of_peak, sizeof of_peak, "%.2f", f / te[i] / peak);
+    printf("| %c%c %d x %d x %d | %.2f | %.1f | %.2f | %s | %.1f | %.2f |\n", sh[i].ta, sh[i].tb,
+           sh[i].m, sh[i].n, sh[i].k, sh[i].share, f / te[i], f / te[i] / gemm_gf, of_peak,
+           f / tb[i], f / tb[i] / gemm_gf);
+  }
+  if (openblas_set_num_threads) openblas_set_num_threads(threads);
+#ifdef _OPENMP
+  omp_set_num_threads(threads);
+#endif
+  free(A);
+  free(B);
+  free(C);
+  fflush(stdout);
+#undef NSHAPES
+}
 
 static const char *env_or(const char *name, const char *dflt)
 {
@@ -825,19 +944,20 @@ int main(int argc, char **argv)
                                     {"chunk", 1, 1, 1, 2048, 4, 128, 128, 64, 0, 0, 0},
                                     {"chunk", 0, 0, 0, 2048, 4, 128, 128, 64, 0, 0, 0}};
   static const row_spec decode[] = {{"rec", 0, 0, 1, 1, 4, 128, 128, 64, 0, 0, 0},
-                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0, 0}};
+                                     {"rec", 0, 0, 0, 1, 4, 128, 128, 64, 0, 0, 0},
+                                     {"rec", 0, 0, 1, 1, 32, 128, 128, 64, 0, 0, 0}};
   const int reps = argc > 1 ? atoi(argv[1]) : 9;
   const ptrdiff_t n = argc > 2 ? atoi(argv[2]) : 1024;
   const char *mode = argc > 3 ? argv[3] : "all";
   const int all = strcmp(mode, "all") == 0, goals = strcmp(mode, "goals") == 0;
   const int dec = strcmp(mode, "decode") == 0, idl = strcmp(mode, "idle") == 0;
   const int sch = strcmp(mode, "sched") == 0, frm = strcmp(mode, "forms") == 0;
-  const int eng = strcmp(mode, "engine") == 0;
+  const int eng = strcmp(mode, "engine") == 0, shp = strcmp(mode, "shapes") == 0;
   gemm_ref g;
   size_t i;
-  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch || frm || eng)) {
+  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch || frm || eng || shp)) {
     fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] "
-                    "[all | decode | idle | goals | sched | forms | engine]\n");
+                    "[all | decode | idle | goals | sched | forms | engine | shapes]\n");
     return 2;
   }
   gemm_init(&g, n);
@@ -854,13 +974,17 @@ int main(int argc, char **argv)
     print_row(&rows[i], &t);
   }
   if (all || goals || eng) engine_table(rows, sizeof rows / sizeof rows[0], 2 * reps);
+  if (all || goals || shp) shapes_table();
   if (all || dec) {
     printf("\nDecode (T = 1, state in and out), microseconds per call: median (min, max) of %d "
-           "reps of 200 calls; arithmetic = a T = 1024 call / 1024 on 1 thread (a T = 1 call runs "
-           "on the calling thread); overhead = call - arithmetic; last column: the same "
-           "arithmetic on all %d threads.\n\n", reps, max_threads());
-    printf("| decode | class | H | K=V | core call us | arithmetic us (1 thread) | overhead us "
-           "| arithmetic us (%d threads) |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
+           "reps of 200 calls back to back; arithmetic = a T = 1024 call / 1024 (the state in "
+           "cache and in place) on 1 thread and on all %d; its own: on the threads the T = 1 call "
+           "runs on; overhead = call - its own arithmetic; spaced: 50 calls per rep, %.1f ms "
+           "apart (as Octave spaces them: workers asleep, vector units cold), and its overhead."
+           "\n\n", reps, max_threads(), 1e3 * LA_BENCH_GAP);
+    printf("| decode | class | H | K=V | threads | core call us | arithmetic us (1 thread) "
+           "| arithmetic us (%d threads) | its own | overhead us | spaced call us | spaced "
+           "overhead us |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
            max_threads());
     for (i = 0; i < sizeof decode / sizeof decode[0]; i++) time_decode(&decode[i], reps);
   }

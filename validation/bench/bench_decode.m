@@ -131,7 +131,7 @@ function [t, raw] = time_calls (fh, la, name, reps, ncalls)
 end
 
 % The core's call and the arithmetic of one step (microseconds) from the
-% "| decode kda | single | 4 | 128 | call (lo, hi) | step (lo, hi) | ..."
+% "| decode kda | single | 4 | 128 | threads | call (lo, hi) | step (lo, hi) | ..."
 % row of bench_core; NaN when absent.
 function [call, step] = core_figures (core_text, op)
   call = NaN;
@@ -139,7 +139,7 @@ function [call, step] = core_figures (core_text, op)
   if (isempty (core_text))
     return;
   end
-  tok = regexp (core_text, ['\| decode ' op ' \| single \| 4 \| 128 \| ([\d.]+) \([^)]*\) \| ' ...
+  tok = regexp (core_text, ['\| decode ' op ' \| single \| 4 \| 128 \| \d+ \| ([\d.]+) \([^)]*\) \| ' ...
                             '([\d.]+) '], 'tokens', 'once');
   if (~isempty (tok))
     call = str2double (tok{1});

@@ -24,9 +24,10 @@ function [md, r] = bench_decode_pool (reps, core_text)
   %              the mean over the run's calls), split into parse (the
   %              arguments parsed, checked, converted), core (the core's
   %              call) and outputs (the outputs made, and the rest)
-  %     arithmetic  one step's, from bench_core's decode row at H = 4 (one
-  %              thread, as a T = 1 call at H = 4 runs), else the core part
-  %              of a T = 1024 call / 1024 timed here
+  %     arithmetic  one step's on the threads the call runs on (one at
+  %              H = 4, both at H = 32), from bench_core's decode rows
+  %              when given, else the core part of a T = 1024 call / 1024
+  %              timed here
   %     ours     inside - arithmetic: the library's own cost
   %     Octave   total - inside: the interpreter's call and its conversion
   %              of the returned arrays (Octave 7 copies each one, element
@@ -163,14 +164,16 @@ function [x, raw] = time_pool (la, H, reps)
   x.arith_here = min (tl) / T;
 end
 
-% bench_core's one-thread arithmetic for H = 4 when given, else ours
+% bench_core's arithmetic of one step on the threads a T = 1 call runs on
+% (one at H = 4, all at H = 32: its column "its own") when given, else ours
 function a = arithmetic (core_text, H, here)
   a = here;
-  if (H ~= 4 || isempty (core_text))
+  if (isempty (core_text))
     return;
   end
-  tok = regexp (core_text, ['\| decode kda \| single \| 4 \| 128 \| [\d.]+ \([^)]*\) \| ' ...
-                            '([\d.]+) '], 'tokens', 'once');
+  tok = regexp (core_text, sprintf (['\\| decode kda \\| single \\| %d \\| 128 \\| \\d+ \\| ' ...
+                                     '[\\d.]+ \\([^)]*\\) \\| [\\d.]+ \\([^)]*\\) \\| [\\d.]+ \\| ' ...
+                                     '([\\d.]+) \\|'], H), 'tokens', 'once');
   if (~isempty (tok))
     a = str2double (tok{1});
   end
