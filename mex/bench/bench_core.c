@@ -25,12 +25,15 @@
  * Built with -DLA_TIME_BLAS (bench_core_blas) it prints instead, for the
  * chunked rows, the time their GEMMs take and their stages (la_flops.h).
  *
- * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals | sched | forms]
- * (defaults 9, 1024, all; decode, idle, goals, sched, forms: only the decode
- * rows, only the calls after idle, only the rows of the goals --
- * validation/run_bench_goals.m runs that mode several times -- only the
- * chunked schedules (the forward's two, the backward's ring), paired, only
- * the two forms of v_new, paired)
+ * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals | sched | forms | engine |
+ *                                     shapes]
+ * (defaults 9, 1024, all; decode, idle, goals, sched, forms, engine, shapes:
+ * only the decode rows (H = 4 and 32, back to back and spaced), only the
+ * calls after idle, only the rows of the goals -- validation/run_bench_goals.m
+ * runs that mode several times -- only the chunked schedules (the forward's
+ * two, the backward's ring), paired, only the two forms of v_new, paired,
+ * only the goal rows with and without libxsmm, only the chunk's products one
+ * at a time against the 1024^3 sgemm and the FMA peak)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
  * of docs/flops.md (57), (58), (55).
