@@ -253,6 +253,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   io.gk = c->gk; io.gv = c->gv;
   io.o = mxGetData(out[0]);
   io.ht = out[1] ? mxGetData(out[1]) : NULL;
+  la_clock_state(io.ht);
   la_watch_begin(c);
   la_clock_mark(LA_MARK_CORE);
   if (c->chunked)

@@ -5,6 +5,7 @@
 
 #include "la_mex_clock.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -15,10 +16,18 @@ static double g_last[4]; /* parse, outputs, core, inside: microseconds */
 static double g_sum[4];  /* the same summed over the calls since the last query */
 static double g_calls;
 static char g_last_name[32];
+static int g_align = -1;                 /* the call's state output: offset / 16, or -1 */
+static double g_core_by[4], g_calls_by[4]; /* core time and calls per offset */
 
 void la_clock_mark(la_mark which)
 {
+  if (which == LA_MARK_ENTRY) g_align = -1;
   clock_gettime(CLOCK_MONOTONIC, &g_marks[which]);
+}
+
+void la_clock_state(const void *state)
+{
+  g_align = state ? (int)((uintptr_t)state % 64 / 16) : -1;
 }
 
 static double us_between(const struct timespec *a, const struct timespec *b)
@@ -38,6 +47,10 @@ void la_clock_done(const char *name)
   g_last[3] = us_between(&m[LA_MARK_ENTRY], &ret);
   for (int i = 0; i < 4; i++) g_sum[i] += g_last[i];
   g_calls++;
+  if (g_align >= 0) {
+    g_core_by[g_align] += g_last[2];
+    g_calls_by[g_align]++;
+  }
   strncpy(g_last_name, name, sizeof g_last_name - 1);
 }
 
@@ -53,11 +66,12 @@ static mxArray *parts(const double p[4])
 
 mxArray *la_clock_last_call(void)
 {
-  static const char *fields[] = {"function", "inside", "parse", "outputs", "core", "calls", "mean"};
-  double mean[4];
-  mxArray *s, *last;
+  static const char *fields[] = {"function", "inside", "parse", "outputs", "core", "calls", "mean",
+                                 "by_alignment"};
+  double mean[4], *by;
+  mxArray *s, *last, *align;
   if (!g_last_name[0]) return mxCreateDoubleMatrix(0, 0, mxREAL);
-  s = mxCreateStructMatrix(1, 1, 7, fields);
+  s = mxCreateStructMatrix(1, 1, 8, fields);
   last = parts(g_last);
   mxSetFieldByNumber(s, 0, 0, mxCreateString(g_last_name));
   for (int i = 0; i < 4; i++) {
@@ -69,5 +83,14 @@ mxArray *la_clock_last_call(void)
   mxSetFieldByNumber(s, 0, 5, mxCreateDoubleScalar(g_calls));
   mxSetFieldByNumber(s, 0, 6, parts(mean));
   g_calls = 0;
+  align = mxCreateDoubleMatrix(4, 3, mxREAL);
+  by = mxGetPr(align);
+  for (int i = 0; i < 4; i++) {
+    by[i] = 16 * i;
+    by[4 + i] = g_calls_by[i];
+    by[8 + i] = g_calls_by[i] > 0 ? g_core_by[i] / g_calls_by[i] : 0;
+    g_core_by[i] = g_calls_by[i] = 0;
+  }
+  mxSetFieldByNumber(s, 0, 7, align);
   return s;
 }

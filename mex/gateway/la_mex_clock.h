@@ -25,6 +25,11 @@ typedef enum la_mark {
 /* Read the clock into mark `which` of the call in progress. */
 void la_clock_mark(la_mark which);
 
+/* The call's state output, when it makes one: its address modulo 64 sorts
+ * the calls (where the host's heap puts the state decides how many of the
+ * step's vector stores straddle two cache lines). */
+void la_clock_state(const void *state);
+
 /* The call of function `name` returns: read the clock, keep the record. */
 void la_clock_done(const char *name);
 
@@ -32,7 +37,9 @@ void la_clock_done(const char *name);
  * (entry to return) = parse + outputs + core, where outputs counts the
  * outputs' creation before the core and everything after it; calls: the
  * calls since the previous query, mean: their mean inside, parse, outputs,
- * core (then the count restarts).  [] before any call. */
+ * core; by_alignment: a 4 x 3 matrix, per offset of the state output from
+ * a 64-byte boundary (0, 16, 32, 48: the rows), the offset, the calls and
+ * their mean core time (then the counts restart).  [] before any call. */
 mxArray *la_clock_last_call(void);
 
 #endif

@@ -32,9 +32,14 @@ function d = bench_decode (reps, core_text)
   %              interleaved API does not)
   %   The same call with a state pool follows in the Markdown
   %   (bench_decode_pool: 64 slots, H = 4 and 32).
+  %   The direct calls are also sorted by where Octave's heap put their
+  %   state output (its offset from a 64-byte boundary: how many of the
+  %   step's vector stores straddle two cache lines): calls and mean core
+  %   time per offset, over all runs.
   %   d: struct array (fn, total, direct, inside, parse, core_part,
   %   outputs, host, oonly, octave: [median min max]; core, arith, ours:
-  %   scalars, NaN without core_text; ours_range: [min max] over the runs),
+  %   scalars, NaN without core_text; ours_range: [min max] over the runs;
+  %   by_align: 4 x 3, offset 0, 16, 32, 48 bytes, calls, mean core us),
   %   d(1).md, the Markdown table, and d(1).pool, bench_decode_pool's struct
   %   array.
   %
@@ -43,7 +48,7 @@ function d = bench_decode (reps, core_text)
   reps = max (25, reps);
   fns = {'kda_recurrent', 'gdn_recurrent'};
   for f = 1:numel (fns)
-    [t, raw] = time_calls (str2func (fns{f}), la, fns{f}, reps, 200);
+    [t, raw, r.by_align] = time_calls (str2func (fns{f}), la, fns{f}, reps, 200);
     r.fn = fns{f};
     r.total = t(1, :);
     r.direct = t(2, :);
@@ -95,11 +100,15 @@ end
 % Microseconds per call, [median min max] of total, direct, host, o only,
 % then direct's inside, parse, core and outputs (rows of t; raw: one row
 % per run, the same eight columns); each run times the four calls in turn,
-% ncalls calls each, every call through a function handle alike.
-function [t, raw] = time_calls (fh, la, name, reps, ncalls)
+% ncalls calls each, every call through a function handle alike.  by_align:
+% the timed runs' direct calls per offset of their state output (rows 0,
+% 16, 32, 48 bytes): offset, calls, mean core time (us).
+function [t, raw, by_align] = time_calls (fh, la, name, reps, ncalls)
   [in, S] = decode_inputs (name);
   [q, k, v, g, beta] = in{:};
   raw = zeros (reps + 1, 8);
+  calls = zeros (4, 1);
+  core = zeros (4, 1);
   for i = 1:reps + 1
     t0 = tic ();
     for j = 1:ncalls
@@ -114,6 +123,10 @@ function [t, raw] = time_calls (fh, la, name, reps, ncalls)
     raw(i, 2) = toc (t0);
     x = la ('last_call');
     raw(i, 5:8) = [x.mean.inside x.mean.parse x.mean.core x.mean.outputs];   % us
+    if (i > 1)
+      calls = calls + x.by_alignment(:, 2);
+      core = core + x.by_alignment(:, 2) .* x.by_alignment(:, 3);
+    end
     t0 = tic ();
     for j = 1:ncalls
       [o, S1] = la ('outputs_like', v, S);
@@ -128,6 +141,8 @@ function [t, raw] = time_calls (fh, la, name, reps, ncalls)
   raw = raw(2:end, :);
   raw(:, 1:4) = 1e6 * raw(:, 1:4) / ncalls;
   t = [median(raw, 1); min(raw, [], 1); max(raw, [], 1)]';
+  mean_core = core ./ max (calls, 1);
+  by_align = [(0:16:48)', calls, mean_core];
 end
 
 % The core's call and the arithmetic of one step (microseconds) from the
@@ -171,6 +186,22 @@ function md = decode_md (d)
                       d(i).parse(1), d(i).core_part(1), d(i).outputs(1), d(i).arith, ...
                       spread ([d(i).ours d(i).ours_range]), spread (d(i).octave), ...
                       d(i).host(1), d(i).oonly(1), d(i).core)];   %#ok
+  end
+  md = [md, sprintf(['\nThe direct calls by where Octave''s heap put the state output ' ...
+                     '(its offset from a 64-byte boundary; a 512-bit store straddles two ' ...
+                     'cache lines unless it is 0), over all runs: calls, and their mean core ' ...
+                     'time in us.\n\n| function | offset 0 | 16 | 32 | 48 |\n' ...
+                     '|---|---:|---:|---:|---:|\n'])];
+  for i = 1:numel (d)
+    cells = '';
+    for j = 1:4
+      if (d(i).by_align(j, 2) > 0)
+        cells = [cells, sprintf(' %d calls, %.1f |', d(i).by_align(j, 2), d(i).by_align(j, 3))];   %#ok
+      else
+        cells = [cells, ' - |'];   %#ok
+      end
+    end
+    md = [md, sprintf('| %s |%s\n', d(i).fn, cells)];   %#ok
   end
 end
 

@@ -145,6 +145,12 @@
 %!   assert (sum (parts), p.inside, 1e-9 * p.inside + 1e-9);
 %! end
 %! assert (t.mean.inside < 1e6);                      % microseconds, not seconds
+%! % the calls sorted by their state output's offset from 64 bytes: all three
+%! a = t.by_alignment;
+%! assert (size (a), [4 3]);
+%! assert (a(:, 1)', [0 16 32 48]);
+%! assert (sum (a(:, 2)), 3);
+%! assert (all (a(a(:, 2) > 0, 3) > 0) && all (a(a(:, 2) == 0, 3) == 0));
 %! % the next query counts from the last one; a failing call is not counted
 %! try
 %!   la ('kda_chunk', P.q, P.k, P.v, P.g, P.beta, 'InitialState', 1);
@@ -154,12 +160,14 @@
 %! assert (u.calls, 0);
 %! assert (u.function, 'kda_recurrent');
 %! assert ([u.mean.inside u.mean.parse u.mean.core u.mean.outputs], zeros (1, 4));
+%! assert (u.by_alignment(:, 2:3), zeros (4, 2));
 %! % any public function, backward too
 %! dS = ones (size (S), 'single');
 %! la ('kda_recurrent_bwd', P.q, P.k, P.v, P.g, P.beta, o, dS, P.opts{:});
 %! u = la ('last_call');
 %! assert ([u.calls, u.inside >= u.core, u.core >= 0], [1 1 1]);
 %! assert (u.function, 'kda_recurrent_bwd');
+%! assert (sum (u.by_alignment(:, 2)), 0);            % no state output of its own
 
 % ---- kda_recurrent and gdn_recurrent as MEX files of their own name ------------
 % (copies of the gateway next to their .m help files: a call skips the .m
