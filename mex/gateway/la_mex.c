@@ -246,6 +246,7 @@ static void run_forward(la_call *c, int nlhs, mxArray *plhs[])
   out[0] = like(c, c->v, 0);
   if (want_state && c->p.slots) out[1] = la_decode_state_out(c, c->h0);
   else if (want_state || c->chunked) out[1] = state_array(c); /* the chunked: for stateGrowth */
+  if (out[1] && !c->chunked && !c->p.inplace) out[1] = la_mx_prefer_aligned(c, out[1]);
   if (want_aux) out[2] = make_aux(c, k_fwd_aux, NFIELDS(k_fwd_aux), &aux, NC);
   io.q = mxGetData(c->q); io.k = mxGetData(c->k); io.v = mxGetData(c->v);
   io.g = mxGetData(c->g); io.beta = mxGetData(c->beta);

@@ -4,6 +4,7 @@
 #include "la_mex_mem.h"
 #include "../core/la_size.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,25 @@ mxArray *la_mx_numeric(const la_call *c, mwSize nd, const mwSize *dims, mxClassI
   la_mx_room(c, bytes, "an output");
   return zero ? mxCreateNumericArray(nd, dims, cls, mxREAL)
               : mxCreateUninitNumericArray(nd, (mwSize *)dims, cls, mxREAL);
+}
+
+mxArray *la_mx_prefer_aligned(const la_call *c, mxArray *a)
+{
+  mxArray *tried[2];
+  int n = 0;
+  while (a && ((uintptr_t)mxGetData(a) & 31) && n < 2) {
+    tried[n++] = a;
+    a = la_mx_numeric(c, mxGetNumberOfDimensions(tried[0]), mxGetDimensions(tried[0]),
+                      mxGetClassID(tried[0]), 0);
+  }
+  if (a && ((uintptr_t)mxGetData(a) & 31) && n > 0) { /* none aligned: keep the first */
+    mxDestroyArray(a);
+    a = tried[0];
+    tried[0] = NULL;
+  }
+  while (n > 0)
+    if (tried[--n]) mxDestroyArray(tried[n]);
+  return a;
 }
 
 void *la_mx_malloc(const la_call *c, size_t bytes)

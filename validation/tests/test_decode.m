@@ -169,6 +169,27 @@
 %! assert (u.function, 'kda_recurrent_bwd');
 %! assert (sum (u.by_alignment(:, 2)), 0);            % no state output of its own
 
+% The state output is placed on a 32-byte boundary when the allocator offers
+% one within two more tries (la_mx_prefer_aligned): with the heap moved
+% between calls, the same bits every time, and few calls left off it.
+%!test
+%! la = private_la_mex ();
+%! P = rand_problem ('kda', 'T', 1, 'H', 4, 'K', 128, 'V', 128, 'InitialState', true, ...
+%!                   'Class', 'single');
+%! [o0, S0] = la ('kda_recurrent', P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%! la ('last_call');
+%! junk = {};
+%! same = true;
+%! for i = 1:40
+%!   junk{end + 1} = zeros (1, 3 * i);                 % moves the heap
+%!   [o, S] = la ('kda_recurrent', P.q, P.k, P.v, P.g, P.beta, P.opts{:});
+%!   same = same && isequal (o, o0) && isequal (S, S0);
+%! end
+%! t = la ('last_call');
+%! assert (same);
+%! assert (sum (t.by_alignment(:, 2)), 40);
+%! assert (sum (t.by_alignment([2 4], 2)) <= 10);
+
 % ---- kda_recurrent and gdn_recurrent as MEX files of their own name ------------
 % (copies of the gateway next to their .m help files: a call skips the .m
 % wrapper).  The same bits as through la_mex, the help from the .m file, one
