@@ -26,8 +26,8 @@ typedef enum la_mark {
 void la_clock_mark(la_mark which);
 
 /* The call's state output, when it makes one: its address modulo 64 sorts
- * the calls (where the host's heap puts the state decides how many of the
- * step's vector stores straddle two cache lines). */
+ * the calls (the decode step is slower when its output lies 16 or 48 bytes
+ * off a 64-byte boundary; docs/performance.md, "Decode"). */
 void la_clock_state(const void *state);
 
 /* The call of function `name` returns: read the clock, keep the record. */

@@ -33,9 +33,8 @@ function d = bench_decode (reps, core_text)
   %   The same call with a state pool follows in the Markdown
   %   (bench_decode_pool: 64 slots, H = 4 and 32).
   %   The direct calls are also sorted by where Octave's heap put their
-  %   state output (its offset from a 64-byte boundary: how many of the
-  %   step's vector stores straddle two cache lines): calls and mean core
-  %   time per offset, over all runs.
+  %   state output (its offset from a 64-byte boundary: the step is slower
+  %   at 16 and 48): calls and mean core time per offset, over all runs.
   %   d: struct array (fn, total, direct, inside, parse, core_part,
   %   outputs, host, oonly, octave: [median min max]; core, arith, ours:
   %   scalars, NaN without core_text; ours_range: [min max] over the runs;
@@ -188,9 +187,9 @@ function md = decode_md (d)
                       d(i).host(1), d(i).oonly(1), d(i).core)];   %#ok
   end
   md = [md, sprintf(['\nThe direct calls by where Octave''s heap put the state output ' ...
-                     '(its offset from a 64-byte boundary; a 512-bit store straddles two ' ...
-                     'cache lines unless it is 0), over all runs: calls, and their mean core ' ...
-                     'time in us.\n\n| function | offset 0 | 16 | 32 | 48 |\n' ...
+                     '(its offset from a 64-byte boundary: the step is slower at 16 and 48; ' ...
+                     'the gateway asks for a 32-byte boundary), over all runs: calls, and ' ...
+                     'their mean core time in us.\n\n| function | offset 0 | 16 | 32 | 48 |\n' ...
                      '|---|---:|---:|---:|---:|\n'])];
   for i = 1:numel (d)
     cells = '';
