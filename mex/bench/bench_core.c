@@ -388,7 +388,7 @@ static void time_decode(const row_spec *r, int reps)
   bench_problem P;
   double call[3], spaced[3], step[3], step_all[3], own;
   const int threads = max_threads();
-  const int alone = r->H * r->K * r->V <= LA_SMALL_CALL; /* la_small_call, B = 1 */
+  int alone; /* the T = 1 call runs on the calling thread */
   longr.T = 1024;
   make_problem(&longr, &P);
   time_calls(&longr, &P, reps, 1, 0, step_all);
@@ -401,6 +401,7 @@ static void time_decode(const row_spec *r, int reps)
 #endif
   free_problem(&P);
   make_problem(r, &P);
+  alone = la_small_call(&P.p);
   time_calls(r, &P, reps, 200, 0, call);
   time_calls(r, &P, reps, 50, LA_BENCH_GAP, spaced);
   free_problem(&P);
@@ -597,11 +598,17 @@ static double fma_peak(int bits)
  * on BLAS (tuning no_xsmm), paired in one process (time_paired), and each
  * way's GFLOP/s over the machine's FMA peak measured here: the peak of the
  * vector width the engine's target uses (LIBXSMM_TARGET=hsw: 256 bits). */
-static void engine_table(const row_spec *rows, size_t nrows, int pairs)
+/* The vector width of the engine's target: 256 bits with
+ * LIBXSMM_TARGET=hsw (or avx2), else 512. */
+static int engine_bits(void)
 {
   const char *target = getenv("LIBXSMM_TARGET");
-  const int narrow = target && (!strcmp(target, "hsw") || !strcmp(target, "avx2"));
-  int bits = narrow ? 256 : 512;
+  return target && (!strcmp(target, "hsw") || !strcmp(target, "avx2")) ? 256 : 512;
+}
+
+static void engine_table(const row_spec *rows, size_t nrows, int pairs)
+{
+  int bits = engine_bits();
   double peak = fma_peak(bits);
   double med[64][2];
   size_t i, n = 0;
@@ -642,7 +649,6 @@ static void engine_table(const row_spec *rows, size_t nrows, int pairs)
 /* OpenBLAS's own report of its kernels, if OpenBLAS is linked. */
 extern char *openblas_get_corename(void) __attribute__((weak));
 extern char *openblas_get_config(void) __attribute__((weak));
-extern void openblas_set_num_threads(int) __attribute__((weak));
 
 /* Seconds of `calls` runs of one product back to back. */
 static double time_product(char ta, char tb, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k, const float *A,
@@ -679,8 +685,7 @@ static void shapes_table(void)
   gemm_ref g;
   double peak, gemm_gf, tg = INFINITY, te[NSHAPES], tb[NSHAPES];
   long calls[NSHAPES];
-  const char *target = getenv("LIBXSMM_TARGET");
-  int run, bits = target && !strcmp(target, "hsw") ? 256 : 512;
+  int run, bits = engine_bits(), blas_threads;
   size_t i;
   if (!A || !B || !C) {
     fprintf(stderr, "bench_core: out of memory\n");
@@ -694,7 +699,7 @@ static void shapes_table(void)
 #ifdef _OPENMP
   omp_set_num_threads(1);
 #endif
-  if (openblas_set_num_threads) openblas_set_num_threads(1);
+  blas_threads = la_blas_threads_begin(); /* OpenBLAS on one thread */
   peak = fma_peak(bits);
   if (peak <= 0) peak = fma_peak(bits = 256);
   for (i = 0; i < NSHAPES; i++) calls[i] = (long)(2e8 / (2.0 * sh[i].m * sh[i].n * sh[i].k)) + 1;
@@ -731,7 +736,7 @@ static void shapes_table(void)
            sh[i].m, sh[i].n, sh[i].k, sh[i].share, f / te[i], f / te[i] / gemm_gf, of_peak,
            f / tb[i], f / tb[i] / gemm_gf);
   }
-  if (openblas_set_num_threads) openblas_set_num_threads(threads);
+  la_blas_threads_end(blas_threads);
 #ifdef _OPENMP
   omp_set_num_threads(threads);
 #endif

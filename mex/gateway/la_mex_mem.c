@@ -57,19 +57,12 @@ mxArray *la_mx_numeric(const la_call *c, mwSize nd, const mwSize *dims, mxClassI
 mxArray *la_mx_prefer_aligned(const la_call *c, mxArray *a)
 {
   mxArray *tried[2];
-  int n = 0;
-  while (a && ((uintptr_t)mxGetData(a) & 31) && n < 2) {
+  int n = 0, i;
+  while (((uintptr_t)mxGetData(a) & 31) && n < 2) {
     tried[n++] = a;
-    a = la_mx_numeric(c, mxGetNumberOfDimensions(tried[0]), mxGetDimensions(tried[0]),
-                      mxGetClassID(tried[0]), 0);
+    a = la_mx_numeric(c, mxGetNumberOfDimensions(a), mxGetDimensions(a), mxGetClassID(a), 0);
   }
-  if (a && ((uintptr_t)mxGetData(a) & 31) && n > 0) { /* none aligned: keep the first */
-    mxDestroyArray(a);
-    a = tried[0];
-    tried[0] = NULL;
-  }
-  while (n > 0)
-    if (tried[--n]) mxDestroyArray(tried[n]);
+  for (i = 0; i < n; i++) mxDestroyArray(tried[i]);
   return a;
 }
 

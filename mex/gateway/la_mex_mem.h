@@ -33,12 +33,11 @@ void la_mx_room(const la_call *c, size_t bytes, const char *what);
 mxArray *la_mx_numeric(const la_call *c, mwSize nd, const mwSize *dims, mxClassID cls, int zero);
 
 /* An uninitialised output the core writes step by step (the recurrent
- * forward's state): a, or an array of its shape and class whose data
- * starts on a 32-byte boundary, if the host's allocator gives one within
- * two more tries (the others are destroyed).  The decode step is about a
- * third slower when its state output lies 16 or 48 bytes off a 64-byte
- * boundary (docs/performance.md, "Decode"); the results do not depend on
- * it. */
+ * forward's state): a, or, while its data is off a 32-byte boundary, up to
+ * two more arrays of its shape and class asked of the host, the last one
+ * kept and the others destroyed.  The decode step is about a third slower
+ * when its state output lies 16 or 48 bytes off a 64-byte boundary
+ * (docs/performance.md, "Decode"); the results do not depend on it. */
 mxArray *la_mx_prefer_aligned(const la_call *c, mxArray *a);
 
 /* mxMalloc, after la_mx_room. */
