@@ -120,12 +120,15 @@ static int check_slots(la_problem *p, la_check *why)
                     (long long)p->accepted[n], p->slot_steps);
   for (n = 0; n < p->N; n++) {
     const ptrdiff_t len = seq_len(p, n), rows = p->slot_steps == 1 ? 1 : len;
-    for (t = 0; len > 0 && t < rows; t++) {
-      const int64_t s = p->slots[p->slot_steps * n + t];
+    const ptrdiff_t read = p->accepted ? (ptrdiff_t)p->accepted[n] - 1 : 0;
+    for (t = 0; len > 0 && t <= rows; t++) {
+      /* rows 0 .. rows-1 are written; the read row may lie past them */
+      const ptrdiff_t row = t < rows ? t : read;
+      const int64_t s = p->slots[p->slot_steps * n + row];
       if (s >= base + P)
         return refuse(why, "badSlot",
-                      "Slots(%td, %td) = %lld is beyond the pool's last slot %lld", t + 1, n + 1,
-                      (long long)s, (long long)(base + P - 1));
+                      "Slots(%td, %td) = %lld is beyond the pool's last slot %lld", row + 1,
+                      n + 1, (long long)s, (long long)(base + P - 1));
     }
   }
   if (!p->inplace) return LA_OK;
@@ -147,8 +150,10 @@ static int check_slots(la_problem *p, la_check *why)
     }
   }
   for (n = 0; n < p->N && rc == LA_OK; n++) {
-    const int64_t r = read_slot(p, n) - base;
-    if (seq_len(p, n) > 0 && r >= 0 && writer[r] >= 0 && writer[r] != n)
+    int64_t r;
+    if (seq_len(p, n) == 0) continue; /* reads nothing: its count was not checked */
+    r = read_slot(p, n) - base;
+    if (r >= 0 && writer[r] >= 0 && writer[r] != n)
       rc = refuse(why, "badSlot",
                   "slot %lld is read by sequence %td and written by sequence %td: the result "
                   "would depend on their order", (long long)(r + base), n + 1, writer[r] + 1);

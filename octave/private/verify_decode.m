@@ -63,7 +63,7 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
     in{5} = la_from_fla ('beta', t.beta, conv{:});
   end
   notes = {};
-  dec = struct ('slots', [], 'accepted', [], 'inplace', false, 'cu', problem.cu_seqlens, ...
+  dec = struct ('slots', [], 'per_sequence', false, 'accepted', [], 'inplace', false, 'cu', problem.cu_seqlens, ...
                 'T', size (t.q, 2), 'B', size (t.q, 1), 'h0', []);
   if (isfield (t, 'h0'))
     opts = [opts, {'InitialState', la_from_fla('h0', t.h0, conv{:})}];
@@ -74,7 +74,9 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
       error ('la:badFile', 'the dump has ssm_state_indices but no h0, the pool before the call');
     end
     idx = t.ssm_state_indices;
-    if (isvector (idx))
+    per_sequence = (size (idx, 2) == 1);   % [N] (read as N x 1) or [N, 1]
+    dec.per_sequence = per_sequence;
+    if (per_sequence)
       dec.slots = idx(:);                % one per sequence
     else
       dec.slots = idx';                  % [N, Tmax] -> Tmax x N
@@ -88,7 +90,7 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
     layout = {'one slot per step', 'one slot per sequence'};
     writes = {'per-token states', 'states written in place'};
     notes{end + 1} = sprintf ('A fused recurrent decode call (docs/decode.md): a pool of %d slots, %s, %s.', ...
-                              size (t.h0, 1), layout{isvector (idx) + 1}, writes{dec.inplace + 1});
+                              size (t.h0, 1), layout{per_sequence + 1}, writes{dec.inplace + 1});
   end
   fwd = str2func ([op '_recurrent']);
   [o, S] = fwd (in{:}, opts{:});
@@ -162,9 +164,10 @@ function seqs = sequences (dec)
       if (~isempty (dec.accepted))
         a = dec.accepted(n);
       end
-      col = dec.slots(:, n);
-      if (numel (dec.slots) == N)
+      if (dec.per_sequence)              % one slot per sequence
         col = dec.slots(n);
+      else                               % Tmax x N: one per step
+        col = dec.slots(:, n);
       end
       s.read = col(min (a, numel (col)));
       s.writes = col(min (1:len(n), numel (col)))';

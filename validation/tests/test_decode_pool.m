@@ -191,3 +191,37 @@
 %! [o, S] = kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, ...
 %!                         'Slots', int32 ([0 0; 2 2]), 'AcceptedTokens', [1 2]);
 %! assert (all (o(:, 1, :)(:) == 0) && isequal (S(:, :, :, [1 3 4]), pool(:, :, :, [1 3 4])));
+% ---- T = 0: AcceptedTokens and Slots are checked before any use ---------------
+%!test
+%! % no step: nothing is read, so counts outside [1, rows] of a sequence with
+%! % no step are not an error (a padded batch), and the pool comes back as it was
+%! for op = {'kda', 'gdn'}
+%!   z = zeros (4, 0, 2, 2);
+%!   if (strcmp (op{1}, 'kda')) gz = z; else gz = zeros (0, 2, 2); end
+%!   pool = randn (4, 4, 2, 8);
+%!   fwd = str2func ([op{1} '_recurrent']);
+%!   for acc = {[1e15 1], [-3 0], [1 2^62], [NaN 1]}
+%!     try
+%!       [o, S] = fwd (z, z, z, gz, zeros (0, 2, 2), 'InitialState', pool, 'Slots', [1 2], ...
+%!                     'AcceptedTokens', acc{1});
+%!       assert (size (o), [4 0 2 2]);
+%!       assert (isequal (S, pool));
+%!     catch err
+%!       assert (any (strcmp (err.identifier, {[op{1} ':badSlot'], [op{1} ':badOption']})), err.message);
+%!     end
+%!   end
+%! end
+%!test
+%! % a count that points past a short sequence's own rows: the slot it reads
+%! % is checked against the pool too
+%! randn ('seed', 3);  rand ('seed', 3);
+%! [q, k, v, g, b, pool] = rand_decode ('kda', 'double', 3, 8, 4, false);
+%! cu = [0 1 3];
+%! try
+%!   kda_recurrent (q, k, v, g, b, 'CuSeqlens', cu, 'InitialState', pool, ...
+%!                  'Slots', [1 2; 99 3], 'AcceptedTokens', [2 1]);
+%!   error ('test:noError', 'a read slot beyond the pool was accepted');
+%! catch err
+%!   assert (err.identifier, 'kda:badSlot');
+%!   assert (! isempty (strfind (err.message, 'Slots(2, 1) = 99')), err.message);
+%! end

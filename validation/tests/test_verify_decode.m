@@ -113,4 +113,31 @@
 %! assert (ok, r.markdown);
 %! assert (exist (fullfile (dir, 'verify_report.md'), 'file') == 2);
 
+%!test
+%! % one slot per sequence, stored 1-D ([N], FLA's usual serving layout),
+%! % N >= 2: read as one slot per sequence; passes clean, fails wrong
+%! randn ('seed', 12);  rand ('seed', 12);
+%! K = 8;  V = 8;  HV = 2;  T = 3;
+%! cu = [0 1 2 3];  slots = [4 0 2];
+%! for op = {'kda', 'gdn'}
+%!   [q, k, v, g, beta, pool] = rand_decode (op{1}, 'double', T, V, 5, false);
+%!   fwd = str2func ([op{1} '_recurrent']);
+%!   [o, S] = fwd (q, k, v, g, beta, 'CuSeqlens', cu, 'InitialState', pool, 'Slots', slots + 1);
+%!   c = {'Op', op{1}};
+%!   d = struct ('q', la_to_fla ('q', q, c{:}), 'k', la_to_fla ('k', k, c{:}), ...
+%!               'v', la_to_fla ('v', v, c{:}), 'g', la_to_fla ('g', g, c{:}), ...
+%!               'beta', la_to_fla ('beta', beta, c{:}), ...
+%!               'h0', single (la_to_fla ('h0', pool, c{:})), ...
+%!               'ssm_state_indices', int32 (slots(:)), ...
+%!               'o', single (la_to_fla ('o', o, c{:})), 'ht', single (la_to_fla ('ht', S, c{:})));
+%!   d.meta = struct ('cu_seqlens', cu, 'inplace_final_state', true, 'dtype', 'float32');
+%!   verify = str2func ([op{1} '_verify']);
+%!   [ok, r] = verify (d);
+%!   assert (ok, r.markdown);
+%!   assert (! isempty (strfind (r.markdown, 'one slot per sequence')));
+%!   d.ht(1, :, :, :) *= 1.1;            % slot 0: sequence 1's
+%!   w = failing (op{1}, d, 'ht');
+%!   assert (! isempty (strfind (w, 'sequence 1, step 0, writing slot 0')), w);
+%! end
+
 %!error <no h0> kda_verify (rmfield (decode_dump ('kda', true, false), 'h0'))
