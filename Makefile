@@ -24,6 +24,9 @@ BUILD      := build
 CORE_SRC   := $(wildcard mex/core/*.c)
 CORE_HDR   := $(wildcard mex/core/*.h)
 GATE_SRC   := $(wildcard mex/gateway/*.c)
+# the tensor files' byte work (readers of .npy/.npz/.safetensors/.mat)
+FILES_SRC  := $(wildcard mex/files/*.c)
+FILES_HDR  := $(wildcard mex/files/*.h)
 GATE_HDR   := $(wildcard mex/gateway/*.h)
 MEX_OUT    := octave/private/la_mex.mex
 # the decode path's functions, served by copies of the same gateway under
@@ -73,7 +76,8 @@ SAN_CFLAGS_BLAS := $(filter-out -DLA_HAVE_LIBXSMM,$(SAN_CFLAGS))
 SAN_ENV    := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 
 CORE_OBJ   := $(patsubst mex/core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
-GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC))
+GATE_OBJ   := $(patsubst mex/gateway/%.c,$(BUILD)/gateway/%.o,$(GATE_SRC)) \
+              $(patsubst mex/files/%.c,$(BUILD)/files/%.o,$(FILES_SRC))
 
 .PHONY: all deps build test test-c test-c-blas test-c-sanitize test-octave test-lab validate clean
 
@@ -106,7 +110,11 @@ $(BUILD)/core/%.o: mex/core/%.c $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(BUILD)/gateway/%.o: mex/gateway/%.c $(GATE_HDR) $(CORE_HDR)
+$(BUILD)/gateway/%.o: mex/gateway/%.c $(GATE_HDR) $(FILES_HDR) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(shell $(MKOCTFILE) -p INCFLAGS 2>/dev/null) -c $< -o $@
+
+$(BUILD)/files/%.o: mex/files/%.c $(FILES_HDR) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(shell $(MKOCTFILE) -p INCFLAGS 2>/dev/null) -c $< -o $@
 
@@ -119,13 +127,13 @@ $(PUBLIC_MEX): $(MEX_OUT)
 
 # ---- tests -------------------------------------------------------------------
 # The core on its own: a C program, then the same under ASan + UBSan.
-$(BUILD)/test_core: mex/tests/test_core.c mex/tests/test_decode.inc.c mex/tests/test_engine.inc.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
+$(BUILD)/test_core: validation/tests/c/test_core.c validation/tests/c/test_decode.inc.c validation/tests/c/test_engine.inc.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) validation/tests/c/test_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-$(BUILD)/test_core_san: mex/tests/test_core.c mex/tests/test_decode.inc.c mex/tests/test_engine.inc.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
+$(BUILD)/test_core_san: validation/tests/c/test_core.c validation/tests/c/test_decode.inc.c validation/tests/c/test_engine.inc.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) mex/tests/test_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) validation/tests/c/test_core.c $(CORE_SRC) -o $@ $(LIBS)
 
 # test-c runs the C program with the machine's BLAS kernels and again with
 # OpenBLAS's AVX2 ones where the CPU has them: the tests that ask for the

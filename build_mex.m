@@ -45,7 +45,8 @@ function build_mex (varargin)
   if (~exist (opts.OutDir, 'dir'))
     mkdir (opts.OutDir);
   end
-  src = [c_files(fullfile (root, 'mex', 'gateway')), c_files(fullfile (root, 'mex', 'core'))];
+  src = [c_files(fullfile (root, 'mex', 'gateway')), c_files(fullfile (root, 'mex', 'files')), ...
+         c_files(fullfile (root, 'mex', 'core'))];
   omp = '';
   if (opts.OpenMP)
     omp = ' -fopenmp';

@@ -2,8 +2,8 @@
 #   make bench     timings through Octave (validation/run_bench.m): rows
 #                  interleaved with the same-run gemm, medians with spread,
 #                  the core alone (bench_core) and the peer when available;
-#                  writes validation/results/bench.md
-#   make bench-c   the core without Octave (mex/bench/bench_core.c; with the
+#                  writes validation/bench/results/bench.md
+#   make bench-c   the core without Octave (validation/bench/c/bench_core.c; with the
 #                  chunked forward's two schedules paired), with
 #                  the machine's BLAS kernels and again with OpenBLAS's AVX2
 #                  (Haswell) kernels and libxsmm's (LIBXSMM_TARGET=hsw); the
@@ -17,16 +17,16 @@
 #                  -DLA_TIME_BLAS), the ceiling of the GEMMs as called,
 #                  and the forward's stages' shares of its time; then the
 #                  chunk's triangular solve against two blocked inverses
-#                  (mex/bench/bench_solve.c, single and double, one thread)
+#                  (validation/bench/c/bench_solve.c, single and double, one thread)
 #   make bench-files  la_save / la_load of a 34 MB tensor beside numpy
 #                  (.npy, .npz stored and deflated, .safetensors;
 #                  validation/bench/bench_files.m); part of make bench;
-#                  writes validation/results/bench_files.md
+#                  writes validation/bench/results/bench_files.md
 #   make bench-goals  only the rows of the goals, ROUNDS rounds (default 5)
 #                  with both kernel sets: each goal's median over the
 #                  rounds, its range and the rounds met
 #                  (validation/run_bench_goals.m); writes
-#                  validation/results/bench_goals.md
+#                  validation/bench/results/bench_goals.md
 #   make bench-decode-perf  a decode call (T = 1, H = 4) under perf: the
 #                  shares of Octave's copy of the outputs, the arithmetic,
 #                  the rest of the MEX (validation/bench/bench_decode_perf.sh;
@@ -40,25 +40,25 @@ ROUNDS ?= 5
 BENCH_CORE := $(BUILD)/bench_core
 BENCH_CORE_BLAS := $(BUILD)/bench_core_blas
 
-$(BENCH_CORE): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
+$(BENCH_CORE): validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-$(BENCH_CORE_BLAS): mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
+$(BENCH_CORE_BLAS): validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
 # bench_solve includes the core's templates of one class itself (to reach
 # its static solve), so it links the core without that class's la_*.c.
-$(BUILD)/bench_solve_s: mex/bench/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_solve_s: validation/bench/c/bench_solve.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DBS_DOUBLE=0 $< $(filter-out %/la_float.c,$(CORE_SRC)) -o $@ $(LIBS)
 
-$(BUILD)/bench_solve_d: mex/bench/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_solve_d: validation/bench/c/bench_solve.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -DBS_DOUBLE=1 $< $(filter-out %/la_double.c,$(CORE_SRC)) -o $@ $(LIBS)
 
-$(BUILD)/bench_solve_san: mex/bench/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_solve_san: validation/bench/c/bench_solve.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_CFLAGS) -DBS_DOUBLE=0 $< $(filter-out %/la_float.c,$(CORE_SRC)) -o $@ $(LIBS)
 
@@ -68,13 +68,13 @@ $(BUILD)/bench_solve_san: mex/bench/bench_solve.c $(CORE_SRC) $(CORE_HDR)
 # compared); it reads nothing of the timings, only that each row ran, the
 # schedules agreed and the driver is clean.  bench_solve likewise: one round
 # of a few solves, its six rows printed, every accuracy at rounding level.
-$(BUILD)/bench_core_san: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_core_san: validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) -DLA_TIME_BLAS mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) -DLA_TIME_BLAS validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
-$(BUILD)/bench_core_san_plain: mex/bench/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_core_san_plain: validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) mex/bench/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
 
 .PHONY: test-bench-sanitize
 test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain $(BUILD)/bench_solve_san
@@ -111,7 +111,7 @@ bench: build $(BENCH_CORE) $(BENCH_CORE_BLAS)
 	@$(MAKE) --no-print-directory bench-files
 
 bench-files: build
-	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('octave', 'validation/bench'); bench_files ('Reps', 5, 'Out', 'validation/results/bench_files.md');"
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('octave', 'validation/bench'); bench_files ('Reps', 5, 'Out', 'validation/bench/results/bench_files.md');"
 
 bench-goals: build $(BENCH_CORE)
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'Rounds', $(ROUNDS));"

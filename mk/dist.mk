@@ -18,19 +18,19 @@ PKG_PRIVATE := $(wildcard octave/private/*.m)
 # them from inst/tests/
 PKG_TESTS   := validation/tests/test_package.m
 # the Python dump writer for kda_verify / gdn_verify, when present
-PKG_PYTHON  := $(wildcard validation/python/kdagdn_dump.py)
+PKG_PYTHON  := $(wildcard octave/python/kdagdn_dump.py)
 # zlib when the gateway calls it
-PKG_ZLIB    := $(if $(shell grep -l '<zlib.h>' $(GATE_SRC) $(CORE_SRC) 2>/dev/null),zlib1g-dev)
+PKG_ZLIB    := $(if $(shell grep -l '<zlib.h>' $(GATE_SRC) $(FILES_SRC) $(CORE_SRC) 2>/dev/null),zlib1g-dev)
 
 .PHONY: dist test-pkg clean-dist
 
 dist: $(PKG_TGZ)
 
-$(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) LICENSE NEWS.md \
-            mk/dist/src-Makefile mk/dist/pkg_roundtrip.m mk/dist.mk
+$(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) $(FILES_SRC) $(FILES_HDR) LICENSE NEWS.md \
+            mk/dist/src-Makefile validation/tests/pkg_roundtrip.m mk/dist.mk
 	@test -n "$(PKG_VERSION)" || { echo "no version in octave/kdagdn_version.m"; exit 1; }
 	rm -rf $(PKG_STAGE) && mkdir -p $(PKG_STAGE)/inst/private $(PKG_STAGE)/inst/tests \
-	  $(PKG_STAGE)/src/core $(PKG_STAGE)/src/gateway $(PKG_STAGE)/doc
+	  $(PKG_STAGE)/src/core $(PKG_STAGE)/src/gateway $(PKG_STAGE)/src/files $(PKG_STAGE)/doc
 	cp $(PKG_M) $(PKG_STAGE)/inst/
 	cp $(PKG_PRIVATE) $(PKG_STAGE)/inst/private/
 	cp $(PKG_TESTS) $(PKG_STAGE)/inst/tests/
@@ -39,6 +39,7 @@ $(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(COR
 	sed -i 's|docs/\([A-Za-z_]*\.md\)|doc/\1|g' $(PKG_STAGE)/inst/*.m
 	cp $(CORE_SRC) $(CORE_HDR) $(PKG_STAGE)/src/core/
 	cp $(GATE_SRC) $(GATE_HDR) $(PKG_STAGE)/src/gateway/
+	cp $(FILES_SRC) $(FILES_HDR) $(PKG_STAGE)/src/files/
 	cp mk/dist/src-Makefile $(PKG_STAGE)/src/Makefile
 	cp docs/*.md $(PKG_STAGE)/doc/
 	mkdir -p $(PKG_STAGE)/doc/figures && cp docs/figures/*.png $(PKG_STAGE)/doc/figures/
@@ -67,7 +68,7 @@ test-pkg: deps dist
 	@rm -rf $(BUILD)/pkg-home && mkdir -p $(BUILD)/pkg-home
 	env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u OCTAVE_PATH \
 	  HOME=$(abspath $(BUILD)/pkg-home) $(OCTAVE) $(OCTFLAGS) \
-	  --eval "addpath ('$(abspath mk/dist)'); pkg_roundtrip ('$(abspath $(PKG_TGZ))', '$(abspath README.md)')"
+	  --eval "addpath ('$(abspath validation/tests)'); pkg_roundtrip ('$(abspath $(PKG_TGZ))', '$(abspath README.md)')"
 
 TEST_STEPS += test-pkg
 

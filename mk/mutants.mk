@@ -1,6 +1,6 @@
 # ---- mutation testing ----------------------------------------------------------
 # make mutants                 every mutant of validation/mutants/mutants.tsv;
-#                              writes validation/results/mutants.md
+#                              writes validation/mutants/mutants.md
 # make mutants MUTANTS="id ..."  a subset; writes build/mutants/mutants.md
 # make mutants-check           seconds, no build: lists the mutants whose text
 #                              no longer occurs exactly once (fails if any);
@@ -11,7 +11,7 @@
 MUTANTS      ?=
 MUTANTS_JOBS ?= 2
 MUTANTS_MODE ?= quick
-MUTANTS_OUT  := $(if $(MUTANTS),$(BUILD)/mutants/mutants.md,validation/results/mutants.md)
+MUTANTS_OUT  := $(if $(MUTANTS),$(BUILD)/mutants/mutants.md,validation/mutants/mutants.md)
 
 .PHONY: mutants mutants-check
 

@@ -8,9 +8,9 @@
 
 POOL_BENCH := $(BUILD)/pool_bench
 
-$(POOL_BENCH): mex/tests/pool_bench.c $(CORE_SRC) $(CORE_HDR)
+$(POOL_BENCH): validation/bench/c/pool_bench.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) mex/tests/pool_bench.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) validation/bench/c/pool_bench.c $(CORE_SRC) -o $@ $(LIBS)
 
 bench-pool: deps $(POOL_BENCH)
 	$(POOL_BENCH) faults 16384 4 128 5
@@ -21,9 +21,9 @@ bench-pool: deps $(POOL_BENCH)
 # The same program under ASan + UBSan (part of make test), at small sizes:
 # the pool's reuse across calls, the spin case's threaded sgemm, and
 # la_release at exit must leave nothing behind and be clean.
-$(BUILD)/pool_bench_san: mex/tests/pool_bench.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/pool_bench_san: validation/bench/c/pool_bench.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) mex/tests/pool_bench.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) validation/bench/c/pool_bench.c $(CORE_SRC) -o $@ $(LIBS)
 
 .PHONY: test-pool-sanitize
 test-pool-sanitize: deps $(BUILD)/pool_bench_san

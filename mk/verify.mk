@@ -3,17 +3,17 @@
 # numpy (save, savez, savez_compressed) and scipy (savemat), run by Debian's
 # /usr/bin/python3 (validation/tests/python/), and dumps of an independent
 # chunked kernel in PyTorch written by the users' dump writer
-# validation/python/kdagdn_dump.py (test_verify_kernels).
+# octave/python/kdagdn_dump.py (test_verify_kernels).
 DEB_PKGS += python3-numpy python3-scipy python3-torch
 
 # CRC-32, deflate and inflate of .npz members and the check of compressed
-# .mat variables go through zlib in the MEX (mex/gateway/la_mex_zlib.c,
+# .mat variables go through zlib in the MEX (mex/files/la_mex_zlib.c,
 # la_mex_mat.c); a build without LA_HAVE_ZLIB (build_mex.m) computes the
 # CRC itself, refuses deflated members with a clear error and checks only
 # the outer elements of a compressed .mat.
 DEB_PKGS += zlib1g-dev
 LIBS     += -lz
-$(BUILD)/gateway/la_mex_zlib.o $(BUILD)/gateway/la_mex_mat.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
+$(BUILD)/files/la_mex_zlib.o $(BUILD)/files/la_mex_mat.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
 
 .PHONY: test-verify verify-calibrate
 

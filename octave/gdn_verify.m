@@ -6,7 +6,7 @@
 %   [ok, report] = gdn_verify (..., 'ReportDir', out)
 %
 %   folder: a dump of one call of a GDN kernel in FLA layout (docs/verify.md;
-%   validation/python/kdagdn_dump.py writes one from Python):
+%   octave/python/kdagdn_dump.py writes one from Python):
 %     inputs     q k [B, T, H, K], v [B, T, HV, V], g, beta [B, T, HV],
 %                optional h0 [N, HV, K, V] (and A_log, dt_bias, cu_seqlens)
 %     outputs    o, optional ht

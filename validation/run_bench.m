@@ -22,7 +22,7 @@ function rows = run_bench (varargin)
   %   figures, at the top of the file.
   %
   %   Options: 'Reps' (timed runs per row, at least 9; default 9), 'Out'
-  %   (Markdown file, default validation/results/bench.md; '' for none),
+  %   (Markdown file, default validation/bench/results/bench.md; '' for none),
   %   'Core' (path of the bench_core program, '' for none), 'CoreBlas'
   %   (path of bench_core_blas, the core with its gemm calls timed: the
   %   GEMMs' share of each chunked row; '' for none), 'Peer' (true:

@@ -15,7 +15,7 @@ function G = run_bench_goals (varargin)
   %
   %   Options: 'Core' (path of the bench_core program; required), 'Rounds'
   %   (default 5), 'Reps' (reps per row and round, at least 9; default 9),
-  %   'Out' (Markdown file, default validation/results/bench_goals.md; ''
+  %   'Out' (Markdown file, default validation/bench/results/bench_goals.md; ''
   %   for none).  Prints each round's goals as it goes (about 1 min a round
   %   on the project machine).
   %

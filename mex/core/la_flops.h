@@ -12,7 +12,7 @@
  *
  * Time in BLAS (-DLA_TIME_BLAS, the bench's bench_core_blas): LA_BLAS_TIC /
  * LA_BLAS_TOC around every gemm add its wall seconds to la_blas_seconds, a
- * counter the program defines (mex/bench/bench_core.c), summed over
+ * counter the program defines (validation/bench/c/bench_core.c), summed over
  * threads; it says how much of a call the GEMMs take as they are called.
  * The same build times the stages of the chunked paths: LA_STAGE(s, ...)
  * runs its statements and adds their wall seconds to la_stage_seconds[s]

@@ -32,7 +32,7 @@
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
 #include "la_mex_watch.h"
-#include "la_mex_zlib.h"
+#include "../files/la_mex_zlib.h"
 #include "la_options.h"
 
 #include <stddef.h>
@@ -41,7 +41,7 @@
 #include <time.h>
 
 /* Outputs in the working class.  The core writes every element of o, S and
- * of every gradient (mex/tests/test_core.c checks it with NaN-filled
+ * of every gradient (validation/tests/c/test_core.c checks it with NaN-filled
  * buffers), so they need no zero fill; the Intermediates are zeroed (their
  * rows past a chunk's length are not all written). */
 static mxArray *new_array(const la_call *c, ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3,

@@ -1,4 +1,4 @@
-"""The report of run_mutants.py: validation/results/mutants.md."""
+"""The report of run_mutants.py: validation/mutants/mutants.md."""
 import os
 import time
 

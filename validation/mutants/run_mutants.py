@@ -15,7 +15,7 @@ first section with a failed check.  A mutant is killed when a section fails,
 the lab crashes or times out.  Survivors then get the unit tests (the C test,
 alone and under ASan + UBSan, and the Octave test suites) to record whether
 `make test` kills them.
-Writes the kill matrix and the counts to --out (validation/results/
+Writes the kill matrix and the counts to --out (validation/bench/results/
 mutants.md); survivors' reasons come from validation/mutants/survivors.tsv.
 """
 import argparse

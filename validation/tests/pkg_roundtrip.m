@@ -65,7 +65,8 @@ function pkg_roundtrip (tgz, readme)
   pkg ('uninstall', '-local', 'kdagdn');
   listed = cellfun (@(d) d.name, pkg ('list'), 'UniformOutput', false);
   assert (~any (strcmp (listed, 'kdagdn')), 'still listed after uninstall');
-  [~, left] = system (['find ' getenv('HOME') ' -path "*kdagdn*"']);
+  % paths below HOME only: HOME itself may lie in a clone named kdagdn
+  [~, left] = system (sprintf ('cd "%s" && find . -path "*kdagdn*"', getenv ('HOME')));
   left = strtrim (left);
   assert (isempty (left), 'left after uninstall:\n%s', left);
   assert (~exist (pkg_dir, 'dir'), 'left after uninstall: %s', pkg_dir);

@@ -7,7 +7,7 @@
 % varlen (two sequences, cu_seqlens), GVA (H = 2, HV = 4), backward by
 % autograd; in float64, float32, float32 with TF32 dots, and bf16 (bf16
 % storage, fp32 accumulation); clean and with the bugs the verifier must
-% catch.  It writes each dump through validation/python/kdagdn_dump.py, the
+% catch.  It writes each dump through octave/python/kdagdn_dump.py, the
 % writer docs/verify.md gives users (a .safetensors file with `do` inside,
 % no dtype in meta.json: the verifier infers it).
 

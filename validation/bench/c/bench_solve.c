@@ -23,7 +23,7 @@
  * the median time of one solve with its quartiles, its ratio to the
  * substitution's, and the accuracy: the largest |X - X_ref| over the
  * largest |X_ref| against a long double substitution, the worst of
- * BS_ACC chunks.  validation/results/performance_log.md ("The triangular solve as a
+ * BS_ACC chunks.  validation/bench/results/performance_log_0.1.0.md ("The triangular solve as a
  * blocked inverse") records a run.
  *
  * Built once per class: -DBS_DOUBLE=0 (bench_solve_s) or 1 (bench_solve_d),

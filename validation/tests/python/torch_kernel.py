@@ -19,7 +19,7 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           (dq ten times too large)
     SIZE  small, slow (make test) | large, large_slow (calibration); slow:
           weak gates (a long memory)
-  The dump is written with validation/python/kdagdn_dump.py; varlen dumps
+  The dump is written with octave/python/kdagdn_dump.py; varlen dumps
   (B = 1, cu_seqlens, one h0 per sequence), GVA
   (H = 2, HV = 4) for both.  The backward is PyTorch's autograd through the same
   chunked forward (so it holds the same roundings).
