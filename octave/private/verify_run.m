@@ -44,8 +44,8 @@ function [ok, report] = run (fn, op, dump, out)
     problem.expected = verify_expected (op, t, opts, problem, ref);
   else
     [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
-    notes = [notes, more];
-    problem.expected = struct ();
+    [problem.expected, more2] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes);
+    notes = [notes, more, more2];
   end
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];

@@ -38,6 +38,12 @@
 %!  d.meta = struct ('cu_seqlens', cu, 'inplace_final_state', inplace, 'dtype', 'float32');
 %!endfunction
 
+%!function y = verify_round_bf16 (x)
+%!  u = typecast (single (x(:)), 'uint32');
+%!  r = bitand (u + uint32 (32767) + bitand (bitshift (u, -16), uint32 (1)), uint32 (4294901760));
+%!  y = reshape (double (typecast (r, 'single')), size (x));
+%!endfunction
+
 %!function where = failing (op, d, name)
 %!  verify = str2func ([op '_verify']);
 %!  [ok, r] = verify (d);
@@ -141,3 +147,41 @@
 %! end
 
 %!error <no h0> kda_verify (rmfield (decode_dump ('kda', true, false), 'h0'))
+
+%!test
+%! % a float32 decode dump is judged by the same call in single, not FLA's
+%! % 0.005: a decay 2% off on one step of one head (per-token states, 2-D
+%! % slots, N = 3; below FLA's threshold) fails, located; the clean dump passes
+%! d = decode_dump ('gdn', false, false);
+%! [ok, r] = gdn_verify (d);
+%! assert (ok, r.markdown);
+%! i = find (strcmp ({r.rows.name}, 'o'));
+%! assert (r.rows(i).tol < 1e-5, 'tol %g', r.rows(i).tol);
+%! randn ('seed', 11);  rand ('seed', 11);
+%! [q, k, v, g, beta, pool] = rand_decode ('gdn', 'double', 8, 8, 7, false);
+%! g(7, 1) *= 0.98;                               % token 6 (sequence 2, step 1), head 0
+%! [o, S] = gdn_recurrent (q, k, v, g, beta, 'CuSeqlens', [0 4 5 8], 'InitialState', pool, ...
+%!                         'Slots', [2 3 4 5; 0 0 0 0; 6 0 7 0]', 'AcceptedTokens', [2 1 3], ...
+%!                         'UpdatePool', false);
+%! d.o = single (la_to_fla ('o', o, 'Op', 'gdn'));
+%! d.ht = single (la_to_fla ('ht', reshape (S, 8, 8, 2, 8), 'Op', 'gdn'));
+%! [ok, r] = gdn_verify (d);
+%! assert (! ok);
+%! i = find (strcmp ({r.rows.name}, 'o'));
+%! assert (r.rows(i).ratio < 0.005, 'ratio %g: FLA''s threshold would catch it', r.rows(i).ratio);
+%! assert (! isempty (strfind (r.rows(i).where, 'sequence 2, step 1')), r.rows(i).where);
+
+%!test
+%! % a bf16 state pool: stochastic rounding (state_rounding) widens ht's
+%! % expected error by the rounding's share, o's not
+%! d = decode_dump ('kda', true, false);
+%! r16 = @(x) single (verify_round_bf16 (x));
+%! for f = {'q', 'k', 'v', 'g', 'beta', 'h0', 'o', 'ht'}  d.(f{1}) = r16 (d.(f{1}));  end
+%! d.meta.dtype = 'bfloat16';
+%! [~, r1] = kda_verify (d);
+%! d.meta.state_rounding = 'stochastic';
+%! [~, r2] = kda_verify (d);
+%! e = @(r, n) r.rows(strcmp ({r.rows.name}, n)).expected;
+%! assert (e (r2, 'o'), e (r1, 'o'));
+%! assert (e (r2, 'ht') > 1.2 * e (r1, 'ht') && e (r2, 'ht') < 1.5 * e (r1, 'ht'), ...
+%!         '%g vs %g', e (r2, 'ht'), e (r1, 'ht'));
