@@ -31,7 +31,11 @@
 %              named in a note, never compared.  in: q, k, v, g, beta in
 %              this library's layout; conv: la_from_fla's options.  dec: what
 %              verify_decode 'locate' needs (dec.seqs: per sequence its
-%              tokens, read slot, written slots).
+%              tokens, read slot, written slots).  With both
+%              initial_state_indices [N] and ssm_state_indices [N, T]
+%              (FlashInfer's gated_delta_rule_mtp) a sequence reads the
+%              first and writes the state after step t to the second's
+%              entry t.
 
 function varargout = verify_engine (what, varargin)
   switch (what)
@@ -148,6 +152,10 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
   if (isfield (t, 'num_accepted_tokens'))
     accepted = t.num_accepted_tokens(:);
   end
+  first_read = [];
+  if (two_d && isfield (t, 'initial_state_indices') && isfield (t, 'ssm_state_indices'))
+    first_read = pad_map (t.initial_state_indices(:), eng);
+  end
   out_idx = [];
   if (isfield (t, 'output_state_indices'))
     out_idx = pad_map (t.output_state_indices(:), eng);
@@ -184,6 +192,9 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
     if (two_d)
       col = idx(n, :);
       r = col(min (a, numel (col)));
+      if (~isempty (first_read))
+        r = first_read(n);                        % FlashInfer: read here, write per step
+      end
       w = col(min (1:len(n), numel (col)));       % one slot per step
     else
       r = idx(n);

@@ -47,6 +47,11 @@
 %!        if (! isempty (buf) && c >= 0)  buf(c + 1, j, hv, :, :) = reshape (S, 1, 1, 1, K, V);  end
 %!      end
 %!      if (w >= 0 && ! rule.noupdate)  pool(w + 1, hv, :, :) = reshape (S, 1, 1, K, V);  end
+%!      for j = 1:numel (steps)
+%!        if (! isempty (rule.stepslots) && rule.stepslots(n, j) >= 0)
+%!          pool(rule.stepslots(n, j) + 1, hv, :, :) = reshape (steps{j}, 1, 1, K, V);
+%!        end
+%!      end
 %!    end
 %!  end
 %!endfunction
@@ -71,7 +76,7 @@
 
 %!function r = rule (varargin)
 %!  r = struct ('pad', 'zero', 'out', [], 'noupdate', false, 'buf', [], 'by', 'slot', ...
-%!              'bufidx', [], 'parents', [], 'drop', []);
+%!              'bufidx', [], 'parents', [], 'drop', [], 'stepslots', []);
 %!  for i = 1:2:numel (varargin)  r.(varargin{i}) = varargin{i + 1};  end
 %!endfunction
 
@@ -260,3 +265,21 @@
 %! [ok, r] = kda_verify (d);
 %! assert (! ok);
 %! assert (! isempty (strfind (where_of (r, 'ht'), 'sequence 0, step 2, writing slot 2')), where_of (r, 'ht'));
+
+%!test
+%! % FlashInfer's MTP kernel: reads initial_state_indices [N], writes the
+%! % state after step t to ssm_state_indices [N, T]; clean passes, a wrong
+%! % state at step 1 of sequence 1 fails there
+%! cu = [0 3 6];  idx = [1 4];  steps = [0 2 3; 5 6 7];
+%! x = setfield (inputs ('gdn', 29, cu, 8), 'idx', idx);
+%! [o, p] = kernel ('gdn', x, rule ('pad', 'skip', 'noupdate', true, 'stepslots', steps));
+%! d = dump (x, o, p, 'flashinfer', idx);
+%! d = rmfield (d, 'ssm_state_indices');
+%! d.initial_state_indices = int32 (idx(:));  d.ssm_state_indices = int32 (steps);
+%! d.h0 = permute (d.h0, [1 2 4 3]);  d.ht = permute (d.ht, [1 2 4 3]);
+%! [ok, r] = check ('gdn', d);
+%! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%! d.ht(7, :, :, :) *= 1.01;
+%! [ok, r] = check ('gdn', d);
+%! assert (! ok);
+%! assert (! isempty (strfind (where_of (r, 'ht'), 'sequence 1, step 1, writing slot 6')), where_of (r, 'ht'));
