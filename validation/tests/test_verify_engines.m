@@ -283,3 +283,33 @@
 %! [ok, r] = check ('gdn', d);
 %! assert (! ok);
 %! assert (! isempty (strfind (where_of (r, 'ht'), 'sequence 1, step 1, writing slot 6')), where_of (r, 'ht'));
+
+%!test
+%! % through the front door: python/engine_decode.py (torch, independent of
+%! % this library) dumps SGLang's and FlashInfer's bf16 decode calls with the
+%! % shipped kdagdn_dump.py (safetensors, bfloat16 stored as such); clean
+%! % dumps pass, one missing decay (token 3, head 1) fails at sequence 2
+%! [st, ~] = system ('/usr/bin/python3 -c "import torch" 2>&1');
+%! if (st != 0)
+%!   warning ('test_verify_engines: python3-torch is missing, the front-door test is skipped');
+%!   return;
+%! end
+%! root = tempname ();
+%! cleanup = onCleanup (@() confirm_recursive_rmdir (false, 'local') || rmdir (root, 's'));
+%! here = fileparts (which ('test_verify_engines'));
+%! cases = {'sglang_bf16', 'flashinfer_bf16', 'sglang_bf16_bug', 'flashinfer_bf16_bug'};
+%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s %s 2>&1', ...
+%!                     fullfile (here, 'python', 'engine_decode.py'), root, strjoin (cases, ' ')));
+%! assert (st, 0, out);
+%! ops = {'gdn', 'kda', 'gdn', 'kda'};
+%! for i = 1:4
+%!   verify = str2func ([ops{i} '_verify']);
+%!   [ok, r] = verify (fullfile (root, cases{i}), 'ReportDir', '');
+%!   assert (strcmp (r.dtype, 'bfloat16'));
+%!   if (i <= 2)
+%!     assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%!   else
+%!     assert (! ok, r.markdown);
+%!     assert (! isempty (strfind (where_of (r, 'o'), 'sequence 2, step 1')), where_of (r, 'o'));
+%!   end
+%! end
