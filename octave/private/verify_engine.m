@@ -406,9 +406,8 @@ function idx = index_tensor (t)
   else
     idx = t.initial_state_indices;   % SGLang's and FlashInfer's name
   end
-  if (isvector (idx))
-    idx = idx(:);                    % [N]: one slot per sequence
-  end
+  % [N] is read as N x 1 (one slot per sequence); [N, Tmax] one per step,
+  % N = 1 included
 end
 
 function idx = pad_map (idx, eng)

@@ -261,6 +261,13 @@
 %! d.meta = struct ('cu_seqlens', cu, 'engine', 'vllm', 'dtype', 'float32');
 %! [ok, r] = kda_verify (d);
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%! d1 = d;                                        % one sequence: [1, Tmax]
+%! d1.ssm_state_indices = d.ssm_state_indices(1, :);  d1.num_accepted_tokens = int32 (1);
+%! for f = {'q', 'k', 'v', 'g', 'beta', 'o'}  d1.(f{1}) = d.(f{1})(:, 1:3, :, :);  end
+%! d1.ht(4:5, :, :, :) = d1.h0(4:5, :, :, :);    % slots of sequence 1: untouched
+%! d1.meta.cu_seqlens = [0 3];
+%! [ok, r] = kda_verify (d1);
+%! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
 %! d.ht(3, :, :, :) *= 1.01;                      % slot 2: sequence 0, step 2
 %! [ok, r] = kda_verify (d);
 %! assert (! ok);
