@@ -3,7 +3,7 @@
 %   [slips, notes] = verify_slips (op, t, opts, problem, rows, decode)
 %
 %   Called only for a failing dump (a passing verify costs nothing more).
-%   Takes the first failing tensor of o, ht, Akk, Aqk and a small slice of
+%   Takes the first failing tensor of o, ht, Akk, Aqk, h and a small slice of
 %   the dump (a chunked call: the first sequence, its first 256 steps; all
 %   of it for ht; a decode call whole), checks that the slice fails too,
 %   then recomputes it once per slip below that applies (at most a dozen),
@@ -12,7 +12,8 @@
 %     scale_one        scale = 1 (q not scaled)
 %     g_log2           g taken as a log2 gate (the kernel decays by exp2(g))
 %     state_vk         the states [V, K] (or [K, V]): state_v_first the other way
-%     chunk_size       chunk_size = the last size of the dump's Akk / Aqk
+%     chunk_size       chunk_size = what the dump's Akk / Aqk (last size) or
+%                      h (its number of chunks) tell
 %     l2norm           use_qk_l2norm_in_kernel the other way
 %     beta_g_swapped   GDN: beta and g swapped (FLA's naive recurrent and
 %                      chunked GDN take them in different orders)
@@ -29,7 +30,7 @@
 function [slips, notes] = verify_slips (op, t, opts, problem, rows, decode)
   slips = struct ('name', {}, 'text', {}, 'ratio_after', {}, 'matched', {});
   notes = {};
-  targets = {'o', 'ht', 'Akk', 'Aqk'};
+  targets = {'o', 'ht', 'Akk', 'Aqk', 'h'};
   i = find (ismember ({rows.name}, targets) & strcmp ({rows.status}, 'fail'), 1);
   if (isempty (i))
     return;                                % no forward tensor fails: nothing to name
@@ -93,9 +94,9 @@ function cases = candidates (op, t, opts, problem, name, decode)
     cases = add (cases, 'state_vk', ['matches if the state is ' layout{pp.state_v_first + 1}], ...
                  t, opts, pp);
   end
-  if (any (strcmp (name, {'Akk', 'Aqk'})) && isempty (decode))
-    C = size (t.(name), 4);
-    if (C ~= problem.chunk_size)
+  if (any (strcmp (name, {'Akk', 'Aqk', 'h'})) && isempty (decode))
+    C = chunk_of (t, name, problem);
+    if (~isempty (C) && C ~= problem.chunk_size)
       pp = problem;
       pp.chunk_size = C;
       cases = add (cases, 'chunk_size', sprintf ('matches if chunk_size = %d (meta.json says %d)', ...
@@ -151,6 +152,28 @@ function cases = candidates (op, t, opts, problem, name, decode)
     cases = add (cases, 'cu_seqlens', sprintf (['matches if cu_seqlens = [0, %d, ...]: the kernel ' ...
                  'runs sequences 0 and 1 as one (the state is not reset between them)'], cu(3)), ...
                  tt, opts, pp);
+  end
+end
+
+function C = chunk_of (t, name, problem)
+  % the chunk size the dump's own shapes tell: Akk / Aqk [B, T, HV, BT];
+  % h [B, NT, HV, K, V] with NT = ceil(T / C) (varlen: the sum over the
+  % sequences), the one of 16, 32, 64, 128 that gives it
+  C = [];
+  if (~strcmp (name, 'h'))
+    C = size (t.(name), 4);
+    return;
+  end
+  if (isempty (problem.cu_seqlens))
+    lens = size (t.q, 2);
+  else
+    lens = diff (problem.cu_seqlens);
+  end
+  for c = [16 32 64 128]
+    if (sum (ceil (lens / c)) == size (t.h, 2))
+      C = c;
+      return;
+    end
   end
 end
 
@@ -245,6 +268,22 @@ function [t, opts, problem] = slice (t, opts, problem, name, decode)
   for f = {'h0', 'ht'}
     if (isfield (t, f{1}))
       t.(f{1}) = t.(f{1})(rows, :, :, :);
+    end
+  end
+  if (isfield (t, 'h'))                 % per chunk: the chunks of the slice's steps
+    C = problem.chunk_size;
+    if (isempty (cu))
+      chunks = 1:ceil (numel (steps) / C);
+    else
+      all_lens = diff (cu);
+      before = [0, cumsum(ceil (all_lens / C))];
+      chunks = before(1) + (1:ceil (lens(1) / C));
+      if (numel (lens) == 2 && ~merged)
+        chunks = [chunks, before(2) + (1:ceil (lens(2) / C))];
+      end
+    end
+    if (max (chunks) <= size (t.h, 2))
+      t.h = t.h(1, chunks, :, :, :);
     end
   end
   t = rmfield (t, intersect (fieldnames (t), {'cu_seqlens'}));

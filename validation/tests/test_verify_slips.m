@@ -167,3 +167,15 @@
 %! d.meta = struct ('cu_seqlens', [0 1 2 3], 'dtype', 'float64');
 %! x.op = 'kda';
 %! assert (named_ (x, d), {'scale_one'});
+
+%!test
+%! % chunk_size told by the per-chunk states h alone: the kernel ran with
+%! % 32, meta.json gives none (64); varlen, two sequences
+%! x = problem_ ('gdn', 160, 1, 2, 12);
+%! x.h0 = randn (16, 16, 2, 2);
+%! f = fwd_ (x);
+%! [o, S, aux] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0, 'CuSeqlens', [0 70 160], ...
+%!                  'ChunkSize', 32, 'Intermediates', true);
+%! d = dump_ (x, o, [], 'h0', la_to_fla ('h0', x.h0), 'ht', la_to_fla ('ht', S), ...
+%!            'h', la_to_fla ('h', aux.h, 'Op', 'gdn'), 'meta', struct ('cu_seqlens', [0 70 160], 'dtype', 'float64'));
+%! assert (named_ (x, d), {'chunk_size'});
