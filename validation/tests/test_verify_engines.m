@@ -320,3 +320,16 @@
 %!     assert (! isempty (strfind (where_of (r, 'o'), 'sequence 2, step 1')), where_of (r, 'o'));
 %!   end
 %! end
+
+%!test
+%! % vLLM's CUDA-graph padding: rows of zero length with slot -1 read and
+%! % write nothing (its fused_recurrent returns when T == 0); N = 5
+%! cu = [0 2 3 3 5 5];  idx = [1 3 -1 0 -1];
+%! x = setfield (inputs ('gdn', 30, cu, 4), 'idx', idx);
+%! [o, p] = kernel ('gdn', x, rule ('pad', 'zero'));
+%! [ok, r] = check ('gdn', dump (x, o, p, 'vllm', idx));
+%! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%! p(3, :, :, :) += 0.1;                         % slot 2: no sequence owns it
+%! [ok, r] = check ('gdn', dump (x, o, p, 'vllm', idx));
+%! assert (! ok);
+%! assert (! isempty (strfind (where_of (r, 'ht'), 'slot 2 changed')), where_of (r, 'ht'));
