@@ -253,6 +253,7 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
     s.writes = w;
     seqs(n) = s;
   end
+  conflicts (seqs, slot_undef);
   ref.o = la_to_fla ('o', o, conv{:});
   if (any (o_undef))
     ref.o = take_undefined (ref.o, t, 'o', o_undef, B, T);
@@ -285,6 +286,31 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
                 'cu', problem.cu_seqlens, 'T', T, 'B', B, 'h0', t.h0, 'seqs', seqs);
   if (eng.disable_state_update)
     notes{end + 1} = 'disable_state_update: the pool must come back unchanged.';
+  end
+end
+
+function conflicts (seqs, slot_undef)
+  % a slot two sequences write, or one writes and another reads: the pool
+  % after the call depends on the order the kernel's programs run in
+  writer = containers.Map ('KeyType', 'double', 'ValueType', 'double');
+  for n = 1:numel (seqs)
+    for w = unique (seqs(n).writes(seqs(n).writes >= 0))
+      if (w + 1 <= numel (slot_undef) && slot_undef(w + 1))
+        continue;                        % the null slot: undefined anyway
+      end
+      if (isKey (writer, w))
+        error ('la:badFile', ['slot %d is written by sequences %d and %d: the pool after the ' ...
+               'call would depend on the order the kernel runs them in'], w, writer(w) - 1, n - 1);
+      end
+      writer(w) = n;
+    end
+  end
+  for n = 1:numel (seqs)
+    r = seqs(n).read;
+    if (~isnan (r) && r >= 0 && isKey (writer, r) && writer(r) ~= n)
+      error ('la:badFile', ['slot %d is read by sequence %d and written by sequence %d: the ' ...
+             'result would depend on the order the kernel runs them in'], r, n - 1, writer(r) - 1);
+    end
   end
 end
 

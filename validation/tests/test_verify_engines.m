@@ -333,3 +333,13 @@
 %! [ok, r] = check ('gdn', dump (x, o, p, 'vllm', idx));
 %! assert (! ok);
 %! assert (! isempty (strfind (where_of (r, 'ht'), 'slot 2 changed')), where_of (r, 'ht'));
+
+%!error <slot 2 is written by sequences 0 and 1>
+%! % two sequences writing one slot: the kernel's result would depend on
+%! % the order of its programs; the dump cannot be judged
+%! cu = [0 1 2];  idx = [0 1];  out = [2 2];
+%! x = setfield (inputs ('kda', 31, cu, 3), 'idx', idx);
+%! [o, p] = kernel ('kda', x, rule ('pad', 'skip', 'out', out));
+%! d = dump (x, o, p, 'flashinfer', idx);
+%! d.output_state_indices = int32 (out(:));  d.meta.state_v_first = false;
+%! kda_verify (d);
