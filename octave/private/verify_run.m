@@ -44,8 +44,8 @@ function [ok, report] = run (fn, op, dump, out)
     problem.expected = verify_expected (op, t, opts, problem, ref);
   else
     [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
-    notes = [notes, more];
-    problem.expected = struct ();
+    [problem.expected, more2] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes);
+    notes = [notes, more, more2];
   end
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];
@@ -65,12 +65,18 @@ function [ok, report] = run (fn, op, dump, out)
   rows = verify_precision (rows, t, dtypes, problem.dtype);
   rows = states_from_h (rows);
   verdict = verdict_of (rows, unchecked);
+  slips = struct ('name', {}, 'text', {}, 'ratio_after', {}, 'matched', {});
+  if (strcmp (verdict, 'fail'))   % named slips: only for a failing dump
+    [slips, more] = verify_slips (op, t, opts, problem, rows, decode);
+    notes = [notes, more];
+  end
   stored = unique (struct2cell (dtypes));
   notes{end + 1} = sprintf ('Stored dtypes in the dump: %s.', strjoin (stored', ', '));
   [text, file] = verify_report (op, verdict, rows, unchecked, notes, problem, folder);
   ok = ~strcmp (verdict, 'fail');
   report = struct ('ok', ok, 'verdict', verdict, 'rows', rows, 'unchecked', unchecked, ...
-                   'notes', {notes}, 'dtype', problem.dtype, 'markdown', text, 'file', file);
+                   'notes', {notes}, 'dtype', problem.dtype, 'markdown', text, 'file', file, ...
+                   'slips', slips);
 end
 
 function verdict = verdict_of (rows, unchecked)

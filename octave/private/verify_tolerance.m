@@ -24,6 +24,9 @@
 %               floor = u / 2, half the unit roundoff u of the format the
 %               errors come from (u = 2^-8 for bf16, 2^-11 for fp16 and
 %               tf32): below it a tensor is as exact as the format holds.
+%               A decode dump's expected (verify_decode) may name its own
+%               unit_roundoff: float32's 2^-24, as a fused recurrent
+%               kernel has no TF32 dots.
 %               Without an expected value (a tensor the emulation does not
 %               give): FLA's test thresholds for both bounds (o, ht 0.005;
 %               dq dk dv dh0 0.008; dg dbeta 0.02; others 0.01).
@@ -49,6 +52,10 @@ function [tol, warn_tol, expected, rule] = verify_tolerance (dtype, name, proble
       fmt = 'fp16';
     otherwise
       error ('la:badMeta', 'verify_tolerance: unknown dtype ''%s''', dtype);
+  end
+  if (isfield (problem, 'expected') && isfield (problem.expected, 'unit_roundoff'))
+    u = problem.expected.unit_roundoff;
+    fmt = 'fp32';
   end
   if (isfield (problem, 'expected') && isfield (problem.expected, name))
     expected = problem.expected.(name);
