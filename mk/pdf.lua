@@ -12,11 +12,21 @@
 --    number is dropped (LaTeX numbers the sections), and "section N" in the
 --    text becomes a link to section N of the page named just before it (a
 --    link to page.md) or of the current page;
+--  * figure references: a link [Figure](#fig:x) to the figure
+--    ![...](...){#fig:x} reads "Figure N" with LaTeX's number N;
 --  * figures: "figures/NAME.png" is replaced by the vector NAME.pdf drawn by
 --    make pdf, when it exists in $PDF_FIGURES; other images are found from
 --    $PDF_DOCS_DIR (the pages' folder), since LaTeX runs in the build folder;
 --  * tables: column widths follow the length of their contents; rows of the
 --    index of pages that name a page outside the report are dropped;
+--  * notebook outputs: a code block between the HTML comments
+--    <!-- notebook-output PATH "TEXT" [N] --> and <!-- /notebook-output -->
+--    is a copy of a notebook's committed output: the output of the notebook
+--    PATH (from the repository's root) that contains TEXT, from the line
+--    holding TEXT on, N lines (all if N is absent).  The PDF shows the
+--    notebook's own lines, and the build stops if the copy in the page
+--    differs from them (so a table of the page cannot drift from the
+--    notebook it quotes);
 --  * the first page (docs/README.md) is titled "Introduction".
 
 local figdir = os.getenv("PDF_FIGURES") or ""
@@ -69,6 +79,47 @@ local function collect(doc)
   })
 end
 
+-- ---- notebook outputs ------------------------------------------------------
+local notebooks = {}        -- PATH -> list of the texts of its output blocks
+
+local function notebook_outputs(path)
+  if notebooks[path] then return notebooks[path] end
+  local f = io.open(docsdir .. "/../" .. path, "r")
+  if not f then error("pdf.lua: notebook " .. path .. " not found") end
+  local doc = pandoc.read(f:read("a"), "ipynb")
+  f:close()
+  local outs = {}
+  doc:walk({Div = function(d)
+    if d.classes:includes("output") then
+      pandoc.walk_block(d, {CodeBlock = function(cb) outs[#outs + 1] = cb.text end})
+    end
+  end})
+  notebooks[path] = outs
+  return outs
+end
+
+local function trim_lines(t)
+  return (t:gsub("[ \t]+\n", "\n"):gsub("%s+$", ""))
+end
+
+-- the lines of PATH's output that the marker names
+local function notebook_excerpt(path, text, n)
+  for _, out in ipairs(notebook_outputs(path)) do
+    local at = out:find(text, 1, true)
+    if at then
+      local start = out:sub(1, at):match(".*\n()") or 1
+      local lines, k = {}, 0
+      for line in (out:sub(start) .. "\n"):gmatch("(.-)\n") do
+        k = k + 1
+        if n and k > n then break end
+        lines[#lines + 1] = line
+      end
+      return trim_lines(table.concat(lines, "\n"))
+    end
+  end
+  error("pdf.lua: no output of " .. path .. " contains \"" .. text .. "\"")
+end
+
 -- ---- pass 2 -----------------------------------------------------------------
 local current_page
 
@@ -102,6 +153,11 @@ end
 
 local function fix_link(l)
   local t = l.target
+  local fig = t:match("^#(fig:[%w%-_]+)$")
+  if fig then    -- [Figure](#fig:x): "Figure N", N the number LaTeX gives it
+    return pandoc.RawInline("latex", "\\hyperref[" .. fig .. "]{" ..
+      pandoc.utils.stringify(l.content) .. "~\\ref*{" .. fig .. "}}")
+  end
   if t:match("^%a+://") or t:match("^mailto:") then return l end
   if t:match("^#") then return l end
   local page, anchor = link_page(t)
@@ -272,8 +328,26 @@ end
 function Pandoc(doc)
   collect(doc)
   local blocks = pandoc.List()
+  local quoting             -- {path, text, n} inside a notebook-output block
   for _, blk in ipairs(doc.blocks) do
-    if blk.t == "Header" then
+    local raw = blk.t == "RawBlock" and blk.format == "html" and blk.text or ""
+    local path, text, n = raw:match('^<!%-%-%s*notebook%-output%s+(%S+)%s+"(.-)"%s*(%d*)%s*%-%->$')
+    if path then
+      quoting = {path = path, text = text, n = tonumber(n)}
+    elseif raw:match("^<!%-%-%s*/notebook%-output%s*%-%->$") then
+      quoting = nil
+    elseif quoting then
+      if blk.t == "CodeBlock" then
+        local nb = notebook_excerpt(quoting.path, quoting.text, quoting.n)
+        if trim_lines(blk.text) ~= nb then
+          error("pdf.lua: the copy of " .. quoting.path .. "'s output \"" .. quoting.text ..
+                "\" in the pages differs from the notebook's committed output:\n" .. nb)
+        end
+        blocks:insert(pandoc.CodeBlock(nb))
+      else
+        error("pdf.lua: only a code block may stand inside notebook-output")
+      end
+    elseif blk.t == "Header" then
       if blk.level == 1 then
         current_page = blk.identifier
         if page_number[current_page] == 1 then   -- docs/README.md opens the report
