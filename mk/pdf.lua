@@ -6,7 +6,8 @@
 --    the label, so "(28)" in the Markdown is "(28)" in the PDF, and "(H5)",
 --    "(SM4)", "(2b)" likewise;
 --  * pages: each input file has one level-1 heading; a link to "page.md"
---    goes to that heading, "page.md#anchor" to the anchor; a link to a file
+--    goes to that heading (a link whose text is the file name reads as the
+--    page's title, in italics), "page.md#anchor" to the anchor; a link to a file
 --    that is not in the report becomes plain text (no dead links);
 --  * sections: the pages number their level-2 headings "N. Title"; the
 --    number is dropped (LaTeX numbers the sections), and "section N" in the
@@ -47,6 +48,7 @@ local page_of_file = {}     -- "recurrence.md" -> identifier of its H1
 local page_number = {}      -- H1 identifier -> 1, 2, ...
 local section_id = {}       -- H1 identifier -> {[n] = identifier of "n. ..."}
 local tags = {}             -- "28" -> true
+local page_title = {}       -- H1 identifier -> its title (inlines)
 
 local function collect(doc)
   local files = {}
@@ -61,6 +63,7 @@ local function collect(doc)
       page = blk.identifier
       page_number[page] = h1
       section_id[page] = {}
+      page_title[page] = (h1 == 1) and pandoc.List({pandoc.Str("Introduction")}) or blk.content
       if files[h1] then page_of_file[basename(files[h1])] = page end
     elseif blk.t == "Header" and blk.level == 2 and page then
       local n = pandoc.utils.stringify(blk.content):match("^(%d+)%.%s")
@@ -163,13 +166,21 @@ local function fix_link(l)
   local page, anchor = link_page(t)
   if page then
     l.target = "#" .. ((anchor ~= "" and anchor) or page)
+    -- a link that reads as the file name reads as the page's title
+    local text = pandoc.utils.stringify(l.content)
+    local file = t:match("^([^#]*)")
+    if anchor == "" and (text == file or text == basename(file)) then
+      l.content = pandoc.List({pandoc.Emph(page_title[page])})
+    end
     return l
   end
   -- not in the report: keep the words, name the file once
   local text = pandoc.utils.stringify(l.content)
   local path = t:gsub("^%.%./", ""):gsub("^%./", "")
   if not t:match("^%.%./") and not t:match("/") then path = "docs/" .. path end
-  if text == path or text == basename(path) or text:find(path, 1, true) then
+  local file = path:gsub("#.*$", "")
+  if text == path or text == basename(path) or text:find(path, 1, true)
+     or text == file or text == basename(file) then
     return l.content
   end
   local out = pandoc.List(l.content)

@@ -1,16 +1,18 @@
 function res = check_derivations (verbose)
   % res = check_derivations (verbose): run every derivation check
   % (check_recurrence, check_chunk_forward, check_chunk_backward,
-  % check_chunk_bwd_aux, check_stability, check_flops, check_hazards) and return their rows in one struct array
+  % check_chunk_bwd_aux, check_stability, check_flops, check_hazards,
+  % check_index) and return their rows in one struct array
   % (fields eq, name, file, residual, bound, pass), sorted by equation
   % (the numbered equations first, then those with a letter, e.g. 'H5',
-  % of check_hazards and check_error_bounds).
+  % of check_hazards, and check_index's 'index').
   % With verbose (default true when no output is requested) print a table.
   if (nargin < 1)
     verbose = nargout == 0;
   end
   fns = {'check_recurrence', 'check_chunk_forward', 'check_chunk_backward', ...
-         'check_chunk_bwd_aux', 'check_stability', 'check_flops', 'check_hazards'};
+         'check_chunk_bwd_aux', 'check_stability', 'check_flops', 'check_hazards', ...
+         'check_index'};
   res = drv_row (0, '', '', 0, 0); res(1) = [];
   for i = 1:numel (fns)
     r = feval (fns{i});
@@ -19,8 +21,8 @@ function res = check_derivations (verbose)
   key = zeros (1, numel (res));
   for i = 1:numel (res)
     if (ischar (res(i).eq))             % 'H5': after every numbered equation
-      key(i) = 1000 + str2double (regexprep (res(i).eq, '^[A-Za-z]+', '')) ...
-               + 100 * double (res(i).eq(1));
+      n = str2double (regexprep (res(i).eq, '^[A-Za-z]+', ''));
+      key(i) = 1000 + 100 * double (res(i).eq(1)) + (isnan (n) * 99 + ~isnan (n) * n);
     else
       key(i) = res(i).eq;
     end
