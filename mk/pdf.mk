@@ -22,8 +22,8 @@ PDF_DIR   := $(BUILD)/pdf
 PDF_DOCS  := docs/README.md docs/recurrence.md docs/background.md \
              docs/chunk_forward.md docs/chunk_backward.md docs/stability.md \
              docs/error_analysis.md docs/hazards.md docs/state_map.md \
-             docs/flops.md docs/conventions.md docs/emulation.md \
-             docs/comparison.md docs/equation_index.md \
+             docs/gdn.md docs/flops.md docs/io.md docs/conventions.md \
+             docs/emulation.md docs/comparison.md docs/equation_index.md \
              docs/references.md
 # notebooks whose committed outputs the pages quote (mk/pdf.lua)
 PDF_NOTEBOOKS := $(wildcard notebooks/*.ipynb)

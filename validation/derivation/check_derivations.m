@@ -2,17 +2,18 @@ function res = check_derivations (verbose)
   % res = check_derivations (verbose): run every derivation check
   % (check_recurrence, check_chunk_forward, check_chunk_backward,
   % check_chunk_bwd_aux, check_stability, check_flops, check_hazards,
-  % check_index) and return their rows in one struct array
+  % check_specialisations, check_io, check_index) and return their rows in one struct array
   % (fields eq, name, file, residual, bound, pass), sorted by equation
   % (the numbered equations first, then those with a letter, e.g. 'H5',
-  % of check_hazards, and check_index's 'index').
+  % of check_hazards, check_specialisations and check_io, and check_index's
+  % 'index').
   % With verbose (default true when no output is requested) print a table.
   if (nargin < 1)
     verbose = nargout == 0;
   end
   fns = {'check_recurrence', 'check_chunk_forward', 'check_chunk_backward', ...
          'check_chunk_bwd_aux', 'check_stability', 'check_flops', 'check_hazards', ...
-         'check_index'};
+         'check_specialisations', 'check_io', 'check_index'};
   res = drv_row (0, '', '', 0, 0); res(1) = [];
   for i = 1:numel (fns)
     r = feval (fns{i});

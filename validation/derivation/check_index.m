@@ -18,7 +18,7 @@ function res = check_index ()
 
   %% section 'equations': every tag of the report's pages has a row
   pages = {'recurrence', 'background', 'chunk_forward', 'chunk_backward', 'stability', ...
-           'error_analysis', 'hazards', 'state_map', 'flops', 'emulation'};
+           'error_analysis', 'hazards', 'state_map', 'gdn', 'flops', 'io', 'emulation'};
   listed = cellfun (@(t) t{1}, tokens (rows, 2, '\(([^)]+)\)'), 'UniformOutput', false);
   missing = {};
   ntags = 0;
