@@ -14,7 +14,9 @@
 --    text becomes a link to section N of the page named just before it (a
 --    link to page.md) or of the current page;
 --  * figure references: a link [Figure](#fig:x) to the figure
---    ![...](...){#fig:x} reads "Figure N" with LaTeX's number N;
+--    ![...](...){#fig:x} reads "Figure N" with LaTeX's number N; the build
+--    stops if a figure has no label, is never referenced, or a reference
+--    names no figure;
 --  * figures: "figures/NAME.png" is replaced by the vector NAME.pdf drawn by
 --    make pdf, when it exists in $PDF_FIGURES; other images are found from
 --    $PDF_DOCS_DIR (the pages' folder), since LaTeX runs in the build folder;
@@ -80,6 +82,34 @@ local function collect(doc)
       end
     end
   })
+  -- every figure (an image alone in its paragraph) has a label fig:NAME and
+  -- at least one [Figure](#fig:NAME) in the text
+  local figs, refs, unlabelled = {}, {}, {}
+  doc:walk({
+    Para = function(p)
+      if #p.content == 1 and p.content[1].t == "Image" then
+        local id = p.content[1].identifier
+        if id:match("^fig:") then figs[id] = true
+        else unlabelled[#unlabelled + 1] = p.content[1].src end
+      end
+    end,
+    Link = function(l)
+      local id = l.target:match("^#(fig:.+)$")
+      if id then refs[id] = true end
+    end
+  })
+  local bad = {}
+  for _, src in ipairs(unlabelled) do bad[#bad + 1] = "no {#fig:...} label: " .. src end
+  for id in pairs(figs) do
+    if not refs[id] then bad[#bad + 1] = "never referenced: " .. id end
+  end
+  for id in pairs(refs) do
+    if not figs[id] then bad[#bad + 1] = "reference to no figure: " .. id end
+  end
+  if #bad > 0 then
+    table.sort(bad)
+    error("pdf.lua: figures must be labelled and referenced:\n  " .. table.concat(bad, "\n  "))
+  end
 end
 
 -- ---- notebook outputs ------------------------------------------------------
