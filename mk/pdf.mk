@@ -17,10 +17,16 @@ PDF_PKGS  := pandoc texlive-latex-recommended texlive-fonts-recommended \
              texlive-pictures lmodern poppler-utils
 PDF_OUT   := $(BUILD)/kdagdn-math.pdf
 PDF_DIR   := $(BUILD)/pdf
+# The math only: the API and engineering pages (api.md, verify.md, decode.md,
+# architecture.md, performance.md, ...) are not part of the report.
 PDF_DOCS  := docs/README.md docs/recurrence.md docs/background.md \
              docs/chunk_forward.md docs/chunk_backward.md docs/stability.md \
-             docs/hazards.md docs/state_map.md docs/flops.md docs/api.md \
-             docs/conventions.md docs/emulation.md docs/references.md
+             docs/error_analysis.md docs/hazards.md docs/state_map.md \
+             docs/gdn.md docs/flops.md docs/io.md docs/conventions.md \
+             docs/emulation.md docs/comparison.md docs/equation_index.md \
+             docs/references.md
+# notebooks whose committed outputs the pages quote (mk/pdf.lua)
+PDF_NOTEBOOKS := $(wildcard notebooks/*.ipynb)
 PDF_FIGS  := $(patsubst docs/figures/%.tex,%,$(wildcard docs/figures/*.tex))
 PDF_FIGPDF := $(PDF_FIGS:%=$(BUILD)/figures/%.pdf)
 PDF_FIGPNG := $(PDF_FIGS:%=docs/figures/%.png)
@@ -48,7 +54,7 @@ docs/figures/%.png: $(BUILD)/figures/%.pdf
 	pdftoppm -r 150 -png -singlefile $< $(basename $@)
 
 $(PDF_OUT): $(PDF_DOCS) docs/report.yaml docs/references.bib mk/pdf.mk mk/pdf.lua \
-            $(PDF_FIGPDF) $(PDF_FIGPNG) $(PDF_LABFIGS)
+            $(PDF_FIGPDF) $(PDF_FIGPNG) $(PDF_LABFIGS) $(PDF_NOTEBOOKS)
 	@mkdir -p $(PDF_DIR)
 	PDF_FIGURES=$(CURDIR)/$(BUILD)/figures PDF_DOCS_DIR=$(CURDIR)/docs pandoc $(PDF_DOCS) docs/report.yaml \
 	  --from markdown+tex_math_dollars --standalone --citeproc \
