@@ -41,7 +41,11 @@
 %   A file that numpy or safetensors would refuse or read differently is
 %   refused (duplicate header keys, malformed literals, overlapping
 %   offsets, colliding member names, ...), and so are special files (FIFO,
-%   device, a link to one), before they are opened.  Every size is checked
+%   device, a link to one): each file is opened once, in C, without
+%   blocking, and the opened descriptor is checked, so a file swapped
+%   under its name between check and read changes nothing.  Files are read
+%   in steps of 1 MiB; Ctrl-C between them raises 'la:interrupted'.
+%   Every size is checked
 %   against the file's before memory is allocated, and a deflated member
 %   inflates to at most the size its directory claims (zlib in the MEX; a
 %   MEX built by build_mex.m has no zlib and refuses deflated members).

@@ -391,3 +391,47 @@
 %! assert (st, 0, out);
 %! tic;  bad_ (f, [], 'MAT-file v7.3 \(HDF5\)');  assert (toc < 1);
 %! delete (f);
+
+%!test
+%! % races (issue 46): while a shell loop swaps q.npy between a regular
+%! % file and a FIFO, and x.mat between a good .mat and a function-handle
+%! % .mat, a child Octave reads both 150 times.  Every file is opened once
+%! % and the open descriptor checked, so each read gives the good values or
+%! % la:badFile (FIFO; the handle refused), never a hang (the child runs
+%! % under timeout 60), a crash, or the handle's code.
+%! t = tmp_ ();
+%! here = fileparts (which ('test_hostile_files'));
+%! if (isempty (here))
+%!   here = fullfile (pwd (), 'tests');
+%! end
+%! la_save (fullfile (t, 'good.npy'), [1; 2; 3]);
+%! a = [4 5];  save ('-v7', fullfile (t, 'good.mat'), 'a');
+%! ran = fullfile (t, 'ran');
+%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s "system (''touch %s'')" 2>&1', ...
+%!                              fullfile (here, 'python', 'write_mat_fhandle.py'), fullfile (t, 'fh.mat'), ran));
+%! assert (st, 0, out);
+%! copyfile (fullfile (t, 'good.npy'), fullfile (t, 'q.npy'));
+%! copyfile (fullfile (t, 'good.mat'), fullfile (t, 'x.mat'));
+%! swap = sprintf (['cd %s && for i in $(seq 1 100000); do [ -e stop ] && break; ' ...
+%!                  'cp good.npy a.tmp && mv -f a.tmp q.npy; rm -f f.tmp; mkfifo f.tmp && mv -f f.tmp q.npy; ' ...
+%!                  'cp fh.mat b.tmp && mv -f b.tmp x.mat; cp good.mat c.tmp && mv -f c.tmp x.mat; done'], t);
+%! child = fullfile (t, 'race.m');
+%! fid = fopen (child, 'w');
+%! fprintf (fid, 'addpath (''%s'');\nn = [0 0 0 0];\n', fileparts (which ('la_load')));
+%! fprintf (fid, 'for i = 1:150\n');
+%! fprintf (fid, '  try, s = la_load (''%s''); assert (isequal (s.q, [1; 2; 3])); n(1) += 1;\n', fullfile (t, 'q.npy'));
+%! fprintf (fid, '  catch e, assert (strcmp (e.identifier, ''la:badFile'') && ~isempty (strfind (e.message, ''FIFO'')), e.message); n(2) += 1; end\n');
+%! fprintf (fid, '  try, s = la_load (''%s''); assert (isequal (s.a, [4 5])); n(3) += 1;\n', fullfile (t, 'x.mat'));
+%! fprintf (fid, '  catch e, assert (strcmp (e.identifier, ''la:badFile'') && ~isempty (strfind (e.message, ''subsystem'')), e.message); n(4) += 1; end\n');
+%! fprintf (fid, 'end\nprintf (''counts %%d %%d %%d %%d\\n'', n);\n');
+%! fclose (fid);
+%! pid = system (swap, false, 'async');
+%! cleanup = onCleanup (@() fclose (fopen (fullfile (t, 'stop'), 'w')));
+%! [st, out] = system (sprintf ('timeout 60 octave-cli --norc --quiet %s 2>&1', child));
+%! fclose (fopen (fullfile (t, 'stop'), 'w'));
+%! waitpid (pid);
+%! assert (st, 0, out);
+%! n = sscanf (out(strfind (out, 'counts') + 6:end), '%d')';
+%! assert (sum (n), 300, out);
+%! printf ('race: q.npy read %d, FIFO refused %d; x.mat read %d, refused %d\n', n);
+%! assert (~exist (ran, 'file'));
