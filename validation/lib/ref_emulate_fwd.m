@@ -105,6 +105,6 @@ function y = rnd (x, fmt, name, change)
   if (strcmp (change, ['no ' name]))
     y = single (x);
   else
-    y = ref_round (x, fmt);
+    y = ref_round (single (x), fmt);
   end
 end

@@ -16,7 +16,7 @@
 
 %!function tf = on_grid_ (x, fmt)
 %!  % every value representable in the format (ref_round leaves it alone)
-%!  tf = isequal (single (x), ref_round (x, fmt));
+%!  tf = isequal (single (x), ref_round (single (x), fmt));
 %!endfunction
 
 %!function r = ratio_ (ref, x)
@@ -48,7 +48,7 @@
 %! % the inputs are rounded: pre-rounded inputs give the very same result
 %! for fmt = {'bf16', 'fp16'}
 %!   [q, k, v, g, beta, dout] = data_ ('kda', 37);
-%!   r = @(x) double (ref_round (x, fmt{1}));
+%!   r = @(x) double (ref_round (single (x), fmt{1}));
 %!   o1 = kda_chunk (q, k, v, g, beta, 'Emulate', fmt{1});
 %!   o2 = kda_chunk (r (q), r (k), r (v), r (g), r (beta), 'Emulate', fmt{1});
 %!   assert (isequal (o1, o2));
@@ -144,7 +144,7 @@
 %!test
 %! % kda_verify: a kernel with the emulated error passes, one with 6x it fails
 %! [q, k, v, g, beta] = data_ ('kda', 64);
-%! r = @(x) double (ref_round (x, 'bf16'));
+%! r = @(x) double (ref_round (single (x), 'bf16'));
 %! [q, k, v, g, beta] = deal (r (q), r (k), r (v), r (g), r (beta));
 %! o = kda_chunk (q, k, v, g, beta);
 %! oe = kda_chunk (q, k, v, g, beta, 'Emulate', 'bf16');
