@@ -135,7 +135,7 @@ function res = check_stability ()
   x = 2 .^ (16 * rand (1, 1e6) - 8);                  % significands log-uniform, 16 binades
   r = 0;
   for f = {'bf16', 'fp16'; 2^-8, 2^-11}
-    rel = (double (ref_round (x, f{1})) - double (single (x))) ./ double (single (x));
+    rel = (double (ref_round (single (x), f{1})) - double (single (x))) ./ double (single (x));
     r = max (r, abs (sqrt (mean (rel .^ 2)) / (f{2} / sqrt (8 * log (2))) - 1));
   end
   res(end+1) = drv_row (69, 'rms relative error of one rounding to bf16, fp16 vs eps_f / sqrt(8 ln 2) (relative difference)', ...

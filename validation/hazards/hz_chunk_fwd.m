@@ -25,8 +25,8 @@
 function [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, C, opts)
   opts = defaults (opts, size (q, 1));
   fmt = opts.fmt;
-  wc = class (hz_round (0, fmt));
-  rd = @(x) cast (hz_round (x, fmt), wc);
+  wc = class (ref_round (0, fmt));
+  rd = @(x) cast (ref_round (x, fmt), wc);
   [K, T] = size (q);
   o = zeros (size (v, 1), T, wc);
   S = rd (S0);

@@ -20,8 +20,8 @@
 %   See also: hz_exp_gate_grad.
 
 function [g46, g46b, gref, cond] = hz_gate_grad (q, k, g, Pqk, Pkk, fmt)
-  wc = class (hz_round (0, fmt));
-  rd = @(x) cast (hz_round (x, fmt), wc);
+  wc = class (ref_round (0, fmt));
+  rd = @(x) cast (ref_round (x, fmt), wc);
   [q, k, Pqk, Pkk] = deal (rd (q), rd (k), rd (Pqk), rd (Pkk));
   g = cast (g, wc);
   D = decays (exp (g));                             % c x c x K, e_ij (j <= i)

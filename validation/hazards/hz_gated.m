@@ -28,9 +28,9 @@
 
 function P = hz_gated (x, y, g, strict, scheme, fmt, lower_bound, bs)
   [c, K] = size (x);
-  wc = class (hz_round (0, fmt));
-  x = cast (hz_round (x, fmt), wc);
-  y = cast (hz_round (y, fmt), wc);
+  wc = class (ref_round (0, fmt));
+  x = cast (ref_round (x, fmt), wc);
+  y = cast (ref_round (y, fmt), wc);
   g = cast (g, wc) .* ones (c, K, wc);
   if (nargin > 6 && ~isempty (lower_bound))
     g = max (g, lower_bound);

@@ -27,7 +27,7 @@ function [X, flops] = hz_inverse (N, method, fmt, m)
   end
   c = size (N, 1);
   wc = work_class (fmt);
-  N = cast (hz_round (N, fmt), wc);
+  N = cast (ref_round (N, fmt), wc);
   I = eye (c, wc);
   switch method
     case 'subst'

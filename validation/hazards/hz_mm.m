@@ -3,15 +3,15 @@
 %   C = hz_mm (A, B, fmt)
 %
 %   'double': A * B in double; 'single': in single; 'bf16' / 'fp16': both
-%   operands rounded to the format (hz_round), then multiplied and
+%   operands rounded to the format (ref_round), then multiplied and
 %   accumulated in single (the products of two 8- or 11-bit significands are
 %   exact in single), the result kept in single, as a tensor-core dot with
 %   an fp32 accumulator does.
 %
-%   See also: hz_round.
+%   See also: ref_round.
 
 function C = hz_mm (A, B, fmt)
-  C = hz_round (A, fmt) * hz_round (B, fmt);
+  C = ref_round (A, fmt) * ref_round (B, fmt);
 end
 
 %!test

@@ -66,7 +66,7 @@ function [e, rows, br] = run_point (K, T, s, fmt, seed, rows)
   % bracket of the emulated backward (<= 1: inside)
   rand ('state', seed);  randn ('state', seed);
   H = 2;
-  r = @(x) double (ref_round (x, fmt));
+  r = @(x) double (ref_round (single (x), fmt));
   q = randn (K, T, H);  k = randn (K, T, H);
   k = r (k ./ repmat (sqrt (sum (k .^ 2, 1)), K, 1));
   [q, v, g, beta, dout] = deal (r (q), r (randn (K, T, H)), r (-s * rand (K, T, H)), ...
@@ -103,7 +103,7 @@ function row = check_rounding (fmt)
   x = randn (1, n) .* 10 .^ (12 * rand (1, n) - 8);
   [~, ~, aux] = kda_chunk (zeros (1, n), zeros (1, n), x, zeros (1, n), ones (n, 1), ...
                            'ChunkSize', 1, 'Emulate', fmt, 'Intermediates', true);
-  bad = sum (aux.v_new(:) ~= double (ref_round (x(:), fmt)));
+  bad = sum (aux.v_new(:) ~= double (ref_round (single (x(:)), fmt)));
   row = lab_row ('emulation', sprintf ('%s rounding: core vs ref_round, %d values', fmt, n), ...
                  bad, 0, sprintf ('%d mismatches', bad));
 end

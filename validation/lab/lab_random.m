@@ -12,7 +12,10 @@ function [rows, figs] = lab_random (mode, figdir)
 %   against the plain backpropagation of lab_ref_backward.  Seeded
 %   (LAB_RANDOM_SEED, default 36) and sized (LAB_RANDOM_COUNT; quick 30,
 %   full 300), so a run is the same wherever the thread count is the same
-%   (the draws aim at the schedule the threads give).  One row per check
+%   (the draws aim at the schedule the threads give).  Then the draws at
+%   the core's edges (lab_edge_case: scheduler windows, K or V of 256,
+%   decode with B > 1 and T > 1 in every pool mode, option pairs, the
+%   verdict's rules), each kind once per 30 configurations (quick: once).  One row per check
 %   kind with its worst configuration; every failure a row of its own whose
 %   detail is the configuration as a line to paste into Octave (from
 %   validation/, with lib/, lab/ and ../octave on the path).
@@ -34,11 +37,26 @@ function [rows, figs] = lab_random (mode, figdir)
   kinds = struct ('check', {}, 'value', {}, 'bound', {}, 'n', {}, 'worst', {});
   fails = lab_row ();
   t0 = tic;
-  for i = 1:count
-    cfg = lab_random_draw (seed, i, threads);
-    lit = lab_random_literal (cfg);
+  % the draws at the core's edges (lab_edge_case, validation/lab/README.md):
+  % each kind every `every` configurations, at least once
+  edges = {'windows', 'wide', 'decode', 'pairs', 'verify'};
+  every = 6;
+  nedge = numel (edges) * max (1, floor (count / every / numel (edges)));
+  for i = 1:count + nedge
+    if (i <= count)
+      cfg = lab_random_draw (seed, i, threads);
+      lit = lab_random_literal (cfg);
+    else
+      j = i - count - 1;
+      kind = edges{mod (j, numel (edges)) + 1};
+      lit = sprintf ('lab_edge_case (''%s'', %d)', kind, seed * 1000 + j);
+    end
     try
-      res = lab_random_case (cfg);
+      if (i <= count)
+        res = lab_random_case (cfg);
+      else
+        res = lab_edge_case (kind, seed * 1000 + j);
+      end
     catch err
       fails(end+1) = lab_row (sec, sprintf ('configuration %d crashed', i), NaN, 0, ...
                               [err.message ': ' lit]);
@@ -75,6 +93,6 @@ function [rows, figs] = lab_random (mode, figdir)
                            kinds(k).worst);
   end
   rows = [rows, fails];
-  rows(end+1) = lab_row (sec, sprintf ('%d configurations (seed %d) on %d threads', count, ...
-                                       seed, threads), toc (t0), NaN, 'seconds');
+  rows(end+1) = lab_row (sec, sprintf ('%d configurations and %d at the edges (seed %d) on %d threads', ...
+                                       count, nedge, seed, threads), toc (t0), NaN, 'seconds');
 end

@@ -16,7 +16,7 @@
 
 %!function tf = on_grid_ (x, fmt)
 %!  % every value representable in the format (ref_round leaves it alone)
-%!  tf = isequal (single (x), ref_round (x, fmt));
+%!  tf = isequal (single (x), ref_round (single (x), fmt));
 %!endfunction
 
 %!function r = ratio_ (ref, x)
@@ -48,7 +48,7 @@
 %! % the inputs are rounded: pre-rounded inputs give the very same result
 %! for fmt = {'bf16', 'fp16'}
 %!   [q, k, v, g, beta, dout] = data_ ('kda', 37);
-%!   r = @(x) double (ref_round (x, fmt{1}));
+%!   r = @(x) double (ref_round (single (x), fmt{1}));
 %!   o1 = kda_chunk (q, k, v, g, beta, 'Emulate', fmt{1});
 %!   o2 = kda_chunk (r (q), r (k), r (v), r (g), r (beta), 'Emulate', fmt{1});
 %!   assert (isequal (o1, o2));
@@ -72,6 +72,40 @@
 %!   d = cell (1, 5);
 %!   [d{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, [], 'Emulate', fmt{1});
 %!   assert (all (cellfun (@(x) on_grid_ (x, fmt{1}), d)));
+%! end
+
+%!test
+%! % where it rounds: the forward against ref_emulate_fwd, an Octave reference
+%! % that rounds exactly what docs/emulation.md lists (QG, KC, Aqk, w, u, the
+%! % state snapshot, v_new, o; the carried state in single).  Bounds: o
+%! % within eps_f / 16 (eps_f = 2^-8 bf16, 2^-11 fp16: a stored value that
+%! % lands on the other side of a rounding boundary), S within 1e-6 (single's
+%! % sums).  Each bound is tight: the reference with one rounding left out,
+%! % the state carried from the rounded snapshot, or the carried state
+%! % rounded too, misses the core by more (KG feeds only aux.KG in the WY
+%! % form, so leaving it out changes neither o nor S).
+%! ratio = @(a, b) norm (double (a(:)) - double (b(:))) / norm (double (a(:)));
+%! s = @single;
+%! changes = {'no QG', 'no KC', 'no Aqk', 'no w', 'no u', 'no h', 'no vnew', 'no o', ...
+%!            'state from h', 'round S', 'no in'};
+%! for op = {'kda', 'gdn'}
+%!   [q, k, v, g, beta] = data_ (op{1}, 100);
+%!   h0 = randn (16, 12, 2);
+%!   for fmt = {'bf16', 'fp16'}
+%!     bo = 2 ^ -8 / 16;
+%!     if (strcmp (fmt{1}, 'fp16')), bo = 2 ^ -11 / 16; end
+%!     bS = 1e-6;
+%!     [o, S] = feval ([op{1} '_chunk'], s (q), s (k), s (v), s (g), s (beta), ...
+%!                     'InitialState', s (h0), 'Emulate', fmt{1}, 'ChunkSize', 32);
+%!     [ro, rS] = ref_emulate_fwd (q, k, v, g, beta, h0, fmt{1}, 32, 1 / 4);
+%!     assert (ratio (ro, o) <= bo && ratio (rS, S) <= bS, '%s %s: o %g (<= %g), S %g (<= %g)', ...
+%!             op{1}, fmt{1}, ratio (ro, o), bo, ratio (rS, S), bS);
+%!     for c = changes
+%!       [xo, xS] = ref_emulate_fwd (q, k, v, g, beta, h0, fmt{1}, 32, 1 / 4, c{1});
+%!       assert (ratio (xo, o) > bo || ratio (xS, S) > bS, '%s %s: %s within the bounds', ...
+%!               op{1}, fmt{1}, c{1});
+%!     end
+%!   end
 %! end
 
 %!test
@@ -110,7 +144,7 @@
 %!test
 %! % kda_verify: a kernel with the emulated error passes, one with 6x it fails
 %! [q, k, v, g, beta] = data_ ('kda', 64);
-%! r = @(x) double (ref_round (x, 'bf16'));
+%! r = @(x) double (ref_round (single (x), 'bf16'));
 %! [q, k, v, g, beta] = deal (r (q), r (k), r (v), r (g), r (beta));
 %! o = kda_chunk (q, k, v, g, beta);
 %! oe = kda_chunk (q, k, v, g, beta, 'Emulate', 'bf16');

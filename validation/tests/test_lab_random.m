@@ -78,3 +78,18 @@
 %! cfg = lab_random_draw (36, 2, 2);
 %! res = lab_random_case (cfg);
 %! assert (numel (res) >= 6 && all ([res.value] <= [res.bound]));
+
+%!test
+%! % the draws at the core's edges (lab_edge_case): each kind passes its
+%! % checks, and a seed gives the same draw
+%! for kind = {'windows', 'wide', 'decode', 'pairs', 'verify'}
+%!   res = lab_edge_case (kind{1}, 47);
+%!   assert (numel (res) >= 1);
+%!   for j = 1:numel (res)
+%!     assert (res(j).value <= res(j).bound, '%s: %g > %g', res(j).check, res(j).value, res(j).bound);
+%!   end
+%! end
+%! a = lab_edge_case ('decode', 3);  b = lab_edge_case ('decode', 3);
+%! assert (strcmp (a.check, b.check) && a.value == b.value);
+%!error <KIND must be windows, wide, decode, pairs or verify>
+%! lab_edge_case ('nothing', 1);

@@ -2474,6 +2474,7 @@ int main(int argc, char **argv)
   test_fused_transforms();
   test_forms();
   test_engine();
+  test_engine_bounds();
   test_problem_check();
   test_entry_refusal();
   test_sizes();

@@ -53,20 +53,23 @@ static double gemm_case(int dbl, char ta, char tb, ptrdiff_t m, ptrdiff_t n, ptr
   }
 }
 
-static void engine_chunk_case(const tcfg *c, ptrdiff_t chunk)
+/* The chunked forward and backward of c with the engine and without (BLAS):
+ * o, ht and every gradient within 1e-13 (double) or 1e-5 (single). */
+static void engine_chunk_case(const tcfg *c, ptrdiff_t chunk, int dbl)
 {
   tprob P;
   double *o[2], *ht[2], worst;
   tgrad G[2];
   const char *wn = "-";
+  const double bound = dbl ? 1e-13 : 1e-5;
   int e, rc = LA_OK;
   make_problem(c, &P);
   P.p.chunk = chunk;
   for (e = 0; e < 2; e++) {
     memset(&G[e], 0, sizeof G[e]);
-    rc |= core_fwd_tuned(&P.p, &P, 1, "no_xsmm", e, NULL, &o[e], &ht[e]);
+    rc |= core_fwd_tuned(&P.p, &P, dbl, "no_xsmm", e, NULL, &o[e], &ht[e]);
     la_tune("no_xsmm", e);
-    rc |= core_bwd(&P.p, &P, &P.in, 1, 1, 3, &G[e]);
+    rc |= core_bwd(&P.p, &P, &P.in, dbl, 1, 3, &G[e]);
     la_tune("no_xsmm", 0);
   }
   worst = grad_ratio(&P, &G[1], &G[0], &wn);
@@ -78,9 +81,10 @@ static void engine_chunk_case(const tcfg *c, ptrdiff_t chunk)
     worst = ratio(ht[1], ht[0], P.ns);
     wn = "ht";
   }
-  report(rc == LA_OK && worst <= 1e-13,
-         "engine %-27s chunk_d C=%td: %s = BLAS, o ht and gradients, to %.1e (%s; <= 1e-13)",
-         c->name, chunk, la_gemm_engine(), worst, wn);
+  report(rc == LA_OK && worst <= bound,
+         "engine %-27s chunk_%s C=%td, %d thread%s: %s = BLAS, o ht and gradients, to %.1e "
+         "(%s; <= %.0e)", c->name, cls(dbl), chunk, la_max_threads(),
+         la_max_threads() > 1 ? "s" : "", la_gemm_engine(), worst, wn, bound);
   for (e = 0; e < 2; e++) {
     free(o[e]);
     free(ht[e]);
@@ -144,7 +148,136 @@ static void test_engine(void)
            b ? b : "unset");
   }
   for (i = 0; i < (int)(sizeof cf / sizeof cf[0]); i++) {
-    engine_chunk_case(&cf[i], 64);
-    if (!quick) engine_chunk_case(&cf[i], 32);
+    engine_chunk_case(&cf[i], 64, 1);
+    if (!quick) engine_chunk_case(&cf[i], 32, 1);
   }
+}
+
+/* ---- the engine's bounds, at and past each edge (issue 47) ----------------------
+ * la_xsmm.c: a product goes to libxsmm when every dimension is at most
+ * LA_XSMM_MAX_DIM (256) and, for op(A) = A', the transposed copy of A
+ * (m x k) fits its stack buffer of LA_XSMM_TA_MAX (128 x 128) elements.
+ * At each edge the engine serves the product, one past it refuses it
+ * (BLAS then serves it); either way it equals BLAS's.  Shapes where m n
+ * is within the buffer and m k is not (or the reverse) tell which
+ * product the bound must be of.  Then the chunked forward and backward in
+ * single and double at K or V = 256 (the chunk's products at the
+ * dispatch's largest shape, transposed copies of 256 x 64 and more), with
+ * the engine against BLAS, and la_small_call's threshold (2^18 state
+ * elements x steps): a call at it and one a step past it, each on one and
+ * two threads, the same bits either way. */
+static void set_threads(int n)
+{
+#ifdef _OPENMP
+  omp_set_num_threads(n);
+#else
+  (void)n;
+#endif
+}
+
+static double engine_case_worst(const ptrdiff_t (*shapes)[3], int ns, int dbl)
+{
+  double worst = 0;
+  int s, t;
+  for (s = 0; s < ns; s++)
+    for (t = 0; t < 4; t++) {
+      const double d = gemm_case(dbl, "NT"[t & 1], "NT"[t >> 1], shapes[s][0], shapes[s][1],
+                                 shapes[s][2], 1, t & 1);
+      if (!(d <= worst)) worst = d;
+    }
+  return worst;
+}
+
+static void engine_bound_chunk(const tcfg *c, int dbl, int threads)
+{
+  const int saved = la_max_threads();
+  set_threads(threads);
+  engine_chunk_case(c, 64, dbl);
+  set_threads(saved);
+}
+
+static void engine_bound_small(const tcfg *c)
+{
+  tprob P;
+  tresult R[2];
+  int th, dbl;
+  make_problem(c, &P);
+  for (dbl = 0; dbl < 2; dbl++) {
+    const int saved = la_max_threads();
+    for (th = 0; th < 2; th++) {
+      set_threads(th + 1);
+      run_paths(&P, dbl, &R[th]);
+    }
+    set_threads(saved);
+    report(same_result(&P, &R[0], &R[1]) && ratio(R[0].o[0], R[0].o[1], P.nv) <= (dbl ? 1e-12 : 1e-5),
+           "bounds %-22s %s (T B HV K V = %td, small call at 2^18): 1 thread = 2 threads, "
+           "every path and gradient, bit for bit; recurrent = chunked to %.1e", c->name, cls(dbl),
+           P.p.T * P.p.B * P.p.HV * P.p.K * P.p.V, ratio(R[0].o[0], R[0].o[1], P.nv));
+    free_result(&R[0]);
+    free_result(&R[1]);
+  }
+  free_problem(&P);
+}
+
+static void test_engine_bounds(void)
+{
+  /* m x n x k; 'T' products copy m x k */
+  static const ptrdiff_t edge[][3] = {
+    {128, 8, 128},   /* the copy at its buffer */
+    {128, 8, 129},   /* one past: BLAS */
+    {64, 256, 256},  /* the copy at its buffer, n and k at the largest dimension */
+    {256, 64, 128},  /* m n = 128^2, m k = 2 x 128^2 */
+    {128, 128, 256}, /* m n = 128^2, m k = 2 x 128^2 */
+    {8, 256, 256},   /* m n and m k small, n at the largest */
+    {256, 256, 8},   /* the largest dispatched non-transposed product */
+    {257, 8, 8}, {8, 257, 8}, {8, 8, 257}, /* one past the largest dimension */
+  };
+  static const tcfg wide[] = {
+    {"kda K=256 V=128", 1, 256, 128, 70, 1, 1, 1, .h0 = 1, .full_size = 1},
+    {"gdn K=128 V=256", 0, 128, 256, 70, 1, 1, 1, .h0 = 1, .full_size = 1},
+    {"kda K=256 V=256 HV=2", 1, 256, 256, 40, 1, 2, 1, .h0 = 1, .full_size = 1},
+  };
+  /* 2^18 = T B HV K V: at the threshold and one step past */
+  static const tcfg small[] = {
+    {"small kda at", 1, 16, 16, 512, 1, 2, 1, .h0 = 1},
+    {"small gdn past", 0, 16, 16, 513, 1, 2, 1, .h0 = 1},
+  };
+  const int ne = (int)(sizeof edge / sizeof edge[0]);
+  int dbl, i, th;
+  for (dbl = 0; dbl < 2; dbl++) {
+    const double w = engine_case_worst(edge, ne, dbl);
+    report(w <= (dbl ? 1e-14 : 1e-6),
+           "bounds gemm_%s %s at and past the copy buffer and the largest dimension: %d "
+           "shapes, every transpose, beta 0 / 1: %.1e", cls(dbl), la_gemm_engine(), ne, w);
+  }
+#ifdef LA_HAVE_LIBXSMM
+  {
+    const ptrdiff_t n = 257 * 257;
+    double *a = dalloc(n), *b = dalloc(n), *c = dalloc(n);
+    float *as = xalloc(n, sizeof(float)), *bs = xalloc(n, sizeof(float)),
+          *cs = xalloc(n, sizeof(float));
+    for (i = 0; i < n; i++) a[i] = b[i] = c[i] = as[i] = bs[i] = cs[i] = 0;
+    const int served = la_xsmm_gemm_d('T', 'N', 128, 8, 128, 1, a, 128, b, 128, 0, c, 128) &&
+                       la_xsmm_gemm_s('T', 'N', 128, 8, 128, 1, as, 128, bs, 128, 0, cs, 128) &&
+                       la_xsmm_gemm_s('T', 'T', 64, 256, 256, 1, as, 256, bs, 256, 0, cs, 64) &&
+                       la_xsmm_gemm_d('N', 'N', 256, 256, 256, 1, a, 256, b, 256, 1, c, 256) &&
+                       la_xsmm_gemm_s('N', 'T', 256, 256, 256, 1, as, 256, bs, 256, 0, cs, 256);
+    const int refused = !la_xsmm_gemm_d('T', 'N', 128, 8, 129, 1, a, 129, b, 129, 0, c, 128) &&
+                        !la_xsmm_gemm_s('T', 'N', 256, 64, 128, 1, as, 128, bs, 128, 0, cs, 256) &&
+                        !la_xsmm_gemm_s('T', 'N', 128, 128, 256, 1, as, 256, bs, 256, 0, cs, 128) &&
+                        !la_xsmm_gemm_d('N', 'N', 257, 8, 8, 1, a, 257, b, 8, 0, c, 257) &&
+                        !la_xsmm_gemm_d('N', 'N', 8, 257, 8, 1, a, 8, b, 8, 0, c, 8) &&
+                        !la_xsmm_gemm_s('N', 'N', 8, 8, 257, 1, as, 8, bs, 257, 0, cs, 8);
+    report(served && refused,
+           "bounds libxsmm serves the copy of 128 x 128 and dimensions of 256: %s; refuses a "
+           "copy of 128 x 129 or 256 x 128 (m n within the buffer) and a dimension of 257: %s",
+           served ? "yes" : "NO", refused ? "yes" : "NO");
+    free(a); free(b); free(c); free(as); free(bs); free(cs);
+  }
+#endif
+  for (i = 0; i < (int)(sizeof wide / sizeof wide[0]); i++)
+    for (dbl = 0; dbl < 2; dbl++)
+      for (th = 1; th <= 2; th++)
+        if (!quick || (i < 2 && dbl == 0)) engine_bound_chunk(&wide[i], dbl, th);
+  for (i = 0; i < 2; i++) engine_bound_small(&small[i]);
 }
