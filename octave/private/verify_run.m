@@ -28,6 +28,7 @@ function [ok, report] = run (fn, op, dump, out)
       error ('la:badFile', '%s: ReportDir ''%s'' is no folder', fn, folder);
     end
   end
+  [t, gate_notes] = gdn_defaults (op, t);
   need = {'q', 'k', 'v', 'g', 'beta'};
   missing = need(~isfield (t, need));
   if (~isempty (missing))
@@ -37,7 +38,7 @@ function [ok, report] = run (fn, op, dump, out)
   [meta, decode] = verify_decode ('meta', t, meta);   % a fused recurrent decode call?
   [opts, problem, notes] = verify_options (op, meta, t);
   [problem.dtype, dtype_note] = verify_dtype (fn, op, meta, t, dtypes);
-  notes = [{dtype_note}, notes];
+  notes = [{dtype_note}, gate_notes, notes];
   if (isempty (decode))
     verify_layout (fn, op, t, problem);
     [ref, unchecked] = verify_compute (op, t, opts, problem);
@@ -70,7 +71,26 @@ function [ok, report] = run (fn, op, dump, out)
   [text, file] = verify_report (op, verdict, rows, unchecked, notes, problem, folder);
   ok = ~strcmp (verdict, 'fail');
   report = struct ('ok', ok, 'verdict', verdict, 'rows', rows, 'unchecked', unchecked, ...
-                   'notes', {notes}, 'dtype', problem.dtype, 'markdown', text, 'file', file);
+                   'notes', {notes}, 'dtype', problem.dtype, 'fla_commit', verify_fla_commit (), ...
+                   'markdown', text, 'file', file);
+end
+
+function [t, notes] = gdn_defaults (op, t)
+  % FLA's fused_recurrent_gated_delta_rule takes g = None (no scalar gate,
+  % with gk / gv) and beta = None (ones)
+  notes = {};
+  if (~strcmp (op, 'gdn') || ~isfield (t, 'v'))
+    return;
+  end
+  heads = [size(t.v, 1), size(t.v, 2), size(t.v, 3)];
+  if (~isfield (t, 'g') && any (isfield (t, {'gk', 'gv'})))
+    t.g = zeros (heads);
+    notes{end + 1} = 'No g in the dump: no scalar gate (FLA''s g = None), only gk / gv.';
+  end
+  if (~isfield (t, 'beta'))
+    t.beta = ones (heads);
+    notes{end + 1} = 'No beta in the dump: beta = 1, as FLA''s fused_recurrent_gated_delta_rule takes beta = None.';
+  end
 end
 
 function verdict = verdict_of (rows, unchecked)

@@ -19,7 +19,7 @@
 %               FAIL_FACTOR = 4: room for another summation order and
 %               other rounding places.  WARN_FACTOR = 2: above what
 %               correct kernels written independently of the library
-%               reach (docs/verify.md section 3 gives the calibration), below
+%               reach (docs/verify.md section 4 gives the calibration), below
 %               what a kernel that keeps its running state in bf16 shows.
 %               floor = u / 2, half the unit roundoff u of the format the
 %               errors come from (u = 2^-8 for bf16, 2^-11 for fp16 and

@@ -13,7 +13,7 @@ function T = lab_verify_calibration (root)
 %   emulated kernel's error, verify_expected) and the verdict.  Correct
 %   kernels (tf32, bf16) must stay below the warn factor of
 %   verify_tolerance; the bf16 running state (state16) is the precision bug
-%   to flag.  Prints a Markdown table (docs/verify.md section 3 keeps the
+%   to flag.  Prints a Markdown table (docs/verify.md section 4 keeps the
 %   numbers); T: a struct array of the rows.  root: where the dumps go (a
 %   temporary folder by default).  `make verify-calibrate` runs it.
 

@@ -18,7 +18,9 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           state16 (the running state rounded to bf16 between chunks) | dq10
           (dq ten times too large)
     SIZE  small, slow (make test) | large, large_slow (calibration); slow:
-          weak gates (a long memory)
+          weak gates (a long memory); empty: a zero-length sequence between
+          two others; graph: two zero-length tail sequences, meta.json
+          use_graph (FLA's CUDA-graph padding)
   The dump is written with octave/python/kdagdn_dump.py; varlen dumps
   (B = 1, cu_seqlens, one h0 per sequence), GVA
   (H = 2, HV = 4) for both.  The backward is PyTorch's autograd through the same
@@ -38,14 +40,19 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'python'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'octave', 'python'))
 import kdagdn_dump  # noqa: E402
 
 # T: the sequences' lengths; gate: the log gates are logsigmoid(x + 3) / gate
 SIZES = {'small': dict(T=(37, 60), K=16, V=16, BT=16, gate=1),
          'slow': dict(T=(200, 312), K=32, V=32, BT=32, gate=16),
          'large': dict(T=(700, 1348), K=64, V=64, BT=64, gate=1),
-         'large_slow': dict(T=(700, 1348), K=64, V=64, BT=64, gate=16)}
+         'large_slow': dict(T=(700, 1348), K=64, V=64, BT=64, gate=16),
+         # a zero-length sequence in the middle (its state passes through)
+         'empty': dict(T=(37, 0, 60), K=16, V=16, BT=16, gate=1),
+         # FLA's use_graph: cu_seqlens padded with zero-length tail sequences
+         'graph': dict(T=(37, 60, 0, 0), K=16, V=16, BT=16, gate=1,
+                       meta=dict(use_graph=True, max_num_seqs=4))}
 
 
 def round_tf32(x):
@@ -171,7 +178,7 @@ def make_case(root, spec):
     if mode == 'fp32':                     # the writer's numpy path
         out = {n: x.numpy() for n, x in out.items()}
     folder = os.path.join(root, spec.replace(':', '_'))
-    kdagdn_dump.dump(folder, out, chunk_size=BT, scale=scale)
+    kdagdn_dump.dump(folder, out, chunk_size=BT, scale=scale, **size.get('meta', {}))
 
 
 if __name__ == '__main__':
