@@ -28,24 +28,13 @@
 %!  fid = fopen (fullfile (folder, 'meta.json'), 'w');  fprintf (fid, '%s', meta_json);  fclose (fid);
 %!endfunction
 
-%!function r = row_ (report, name)
-%!  r = report.rows(strcmp ({report.rows.name}, name));
-%!  assert (numel (r) == 1, 'no row %s', name);
-%!endfunction
-
-%!function has_ (text, varargin)
-%!  for i = 1:numel (varargin)
-%!    assert (~isempty (strfind (text, varargin{i})), 'no "%s" in: %s', varargin{i}, text);
-%!  end
-%!endfunction
-
 %!function err_ (f, id, varargin)
 %!  try
 %!    f ();
 %!    error ('test:noError', 'no error');
 %!  catch err
 %!    assert (err.identifier, id, err.message);
-%!    has_ (err.message, varargin{:});
+%!    verify_has (err.message, varargin{:});
 %!  end
 %!endfunction
 
@@ -91,7 +80,7 @@
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
 %! [ok, r] = kda_verify (dump_ ('kda:fp64:varlen:1:empty'), 'ReportDir', '');
 %! assert (~ok);
-%! has_ (row_ (r, 'o').where, 'sequence 2, chunk 0, step 0');
+%! verify_has (verify_row (r, 'o').where, 'sequence 2, chunk 0, step 0');
 
 %!test
 %! % use_graph: the zero-length tail sequences' states are FLA's undefined
@@ -102,16 +91,16 @@
 %! s.ht(3:4, :, :, :) = 1e6;                  % whatever FLA leaves there
 %! [ok, r] = kda_verify (s);
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
-%! has_ (r.markdown, 'use_graph', 'not checked', 'max_num_seqs');
+%! verify_has (r.markdown, 'use_graph', 'not checked', 'max_num_seqs');
 %! s.ht(2, 1, 1, 1) = s.ht(2, 1, 1, 1) + 1;  % a real sequence's row is still checked
 %! [ok, r] = kda_verify (s);
 %! assert (~ok);
-%! has_ (row_ (r, 'ht').where, 'first wrong sequence 1');
+%! verify_has (verify_row (r, 'ht').where, 'first wrong sequence 1');
 %! s.ht(2, 1, 1, 1) = s.ht(2, 1, 1, 1) - 1;
 %! s.meta.use_graph = false;
 %! [ok, r] = kda_verify (s);
 %! assert (~ok);
-%! has_ (row_ (r, 'ht').where, 'first wrong sequence 2');
+%! verify_has (verify_row (r, 'ht').where, 'first wrong sequence 2');
 
 %!test
 %! % every keyword of FLA's calls is known: those that do not change the math
@@ -124,7 +113,7 @@
 %! folder = copy_ ('kda:fp64:none:1', meta);
 %! [ok, r] = kda_verify (folder, 'ReportDir', '');
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
-%! has_ (r.markdown, 'do not change the math', 'disable_recompute', 'chunk_indices', ...
+%! verify_has (r.markdown, 'do not change the math', 'disable_recompute', 'chunk_indices', ...
 %!       'cu_seqlens_cpu', 'max_num_seqs', 'cp_context', 'return_intermediate_states', ...
 %!       'transpose_state_layout is FLA''s deprecated name');
 %! fid = fopen (fullfile (folder, 'meta.json'), 'w');
@@ -156,7 +145,7 @@
 %! s.meta = struct ('dtype', 'float64', 'chunk_size', 16, 'safe_gate', true);
 %! [ok, r] = kda_verify (s);
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
-%! has_ (r.markdown, 'safe_gate with a precomputed g');
+%! verify_has (r.markdown, 'safe_gate with a precomputed g');
 %! s.meta.use_gate_in_kernel = true;  s.A_log = zeros (1, H);
 %! err_ (@() kda_verify (s), 'kda:badOption', 'kda_verify: ', 'lower_bound', '[-5, 0)');
 %! s.meta.lower_bound = -6;
@@ -177,7 +166,7 @@
 %!                  'lower_bound', -3, 'safe_gate', true);
 %! [ok, r] = gdn_verify (s);
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
-%! has_ (r.markdown, 'lower_bound is ignored', 'safe_gate is ignored');
+%! verify_has (r.markdown, 'lower_bound is ignored', 'safe_gate is ignored');
 %! % a kernel that applied lower_bound to GDN's gate does not match FLA's GDN
 %! o_lb = gdn_chunk (q, k, v, graw, beta, 'ChunkSize', 16, 'GateInKernel', true, 'ALog', alog, ...
 %!                   'LowerBound', -3);
@@ -202,5 +191,5 @@
 %! la_save (fullfile (folder, 'gv.npy'), gv.gv);
 %! [ok, r] = gdn_verify (folder, 'ReportDir', '');
 %! assert (~ok);
-%! has_ (row_ (r, 'o').where, 't = 19 of the sequence');
+%! verify_has (verify_row (r, 'o').where, 't = 19 of the sequence');
 %! confirm_recursive_rmdir (false, 'local');  rmdir (folder, 's');

@@ -16,7 +16,9 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           diagonal) | gva (value head j reads query head j % H instead of
           j // (HV / H)) | exp2 (the state's decay as exp2 in one stage) |
           state16 (the running state rounded to bf16 between chunks) | dq10
-          (dq ten times too large)
+          (dq ten times too large) | o16, dqbf16, dh0bf16 (o stored as
+          float16, dq as bfloat16, dh0 as bfloat16: right values, too few
+          bits)
     SIZE  small, slow (make test) | large, large_slow (calibration); slow:
           weak gates (a long memory); empty: a zero-length sequence between
           two others; graph: two zero-length tail sequences, meta.json
@@ -174,6 +176,11 @@ def make_case(root, spec):
         out[n] = x if mode == 'fp64' else x.float() if n in ('ht', 'dh0') else x.to(store_dt)
     if bug == 'dq10':
         out['dq'] = out['dq'] * 10
+    narrow = {'o16': ('o', torch.float16), 'dqbf16': ('dq', torch.bfloat16),
+              'dh0bf16': ('dh0', torch.bfloat16)}
+    if bug in narrow:                      # the right values, stored too narrow
+        name, dt = narrow[bug]
+        out[name] = out[name].to(dt)
     out['cu_seqlens'] = torch.tensor(cu, dtype=torch.int64)
     if mode == 'fp32':                     # the writer's numpy path
         out = {n: x.numpy() for n, x in out.items()}
