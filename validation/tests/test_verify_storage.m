@@ -71,3 +71,31 @@
 %! assert (o.ratio > 2e-4 && o.ratio < 0.005, sprintf ('%g', o.ratio));
 %! assert (~ok);
 %! verify_has (o.where, 't = 39 of the sequence', 'head 1');
+
+%!test
+%! % a gradient's location: the error of a backward bug at step tb flows to
+%! % earlier steps, so the first wrong step lies before it; the report also
+%! % names the last wrong step, where the bug is, and says which is which
+%! K = 8; V = 8; T = 48; H = 2; C = 16; tb = 37;
+%! q = randn (K, T, H); k = randn (K, T, H); k = k ./ sqrt (sum (k .^ 2, 1)); v = randn (V, T, H);
+%! g = -rand (K, T, H) / 32;  beta = rand (T, H);  dout = randn (V, T, H);
+%! opt = {'ChunkSize', C};
+%! o = kda_chunk (q, k, v, g, beta, opt{:});
+%! dbug = dout;  dbug(:, tb + 1, 2) = 3 * dout(:, tb + 1, 2);   % the kernel misreads do at t = tb, head 1
+%! out = cell (1, 5);
+%! [out{:}] = kda_chunk_bwd (q, k, v, g, beta, dbug, [], opt{:});
+%! s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), 'v', la_to_fla ('v', v), ...
+%!             'g', la_to_fla ('g', g), 'beta', la_to_fla ('beta', beta), 'o', la_to_fla ('o', o), ...
+%!             'do', la_to_fla ('do', dout), 'dk', la_to_fla ('dk', out{2}), 'dv', la_to_fla ('dv', out{3}));
+%! s.meta = struct ('dtype', 'float64', 'chunk_size', C);
+%! [ok, r] = kda_verify (s);
+%! assert (~ok);
+%! for name = {'dk', 'dv'}
+%!   w = verify_row (r, name{1}).where;
+%!   first = regexp (w, 'first divergence: .*?\(t = (\d+) of', 'tokens', 'once');
+%!   last = regexp (w, 'last wrong step \(a gradient flows backward in time: its error starts here\): sequence 0, chunk 2, step 5 of the chunk \(t = (\d+) of the sequence\), head 1', 'tokens', 'once');
+%!   assert (~isempty (first) && ~isempty (last), w);
+%!   assert (str2double (last{1}), tb);
+%!   assert (str2double (first{1}) < tb - 10, w);
+%! end
+%! assert (isempty (strfind (verify_row (r, 'o').where, 'last wrong')));   % forward: first only
