@@ -42,12 +42,14 @@ function [ok, report] = run (fn, op, dump, out)
   if (isempty (decode))
     verify_layout (fn, op, t, problem);
     [ref, unchecked] = verify_compute (op, t, opts, problem);
-    problem.expected = verify_expected (op, t, opts, problem, ref);
+    [problem.expected, problem.emu_err] = verify_expected (op, t, opts, problem, ref);
   else
     [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
     notes = [notes, more];
     problem.expected = struct ();
+    problem.emu_err = struct ();
   end
+  problem.op = op;
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];
   for i = 1:numel (names)
@@ -55,6 +57,7 @@ function [ok, report] = run (fn, op, dump, out)
     row = verify_compare (names{i}, ref.(names{i}), t.(names{i}), tol, warn_tol, problem);
     row.expected = expected;   % what a correct kernel of that dtype gets
     row.rule = rule;
+    row = local_check (row, ref.(names{i}), t.(names{i}), problem);
     rows = [rows; row];  %#ok<AGROW>
   end
   if (~isempty (decode))
@@ -73,6 +76,24 @@ function [ok, report] = run (fn, op, dump, out)
   report = struct ('ok', ok, 'verdict', verdict, 'rows', rows, 'unchecked', unchecked, ...
                    'notes', {notes}, 'dtype', problem.dtype, 'fla_commit', verify_fla_commit (), ...
                    'markdown', text, 'file', file);
+end
+
+function row = local_check (row, ref, x, problem)
+  % the error window by window (verify_local): a worse level replaces the row's
+  row.local = 0;
+  name = row.name;
+  if (strcmp (row.status, 'fail') || ~isfield (problem.emu_err, name) || numel (x) ~= numel (ref))
+    return;
+  end
+  x = reshape (double (x), size (ref));
+  [level, where, row.local] = verify_local (name, ref, x, problem.emu_err.(name), row.warn_tol, problem);
+  if (strcmp (level, 'pass') || (strcmp (level, 'warn') && strcmp (row.status, 'warn')))
+    return;
+  end
+  row.status = level;
+  row.pass = ~strcmp (level, 'fail');
+  row.where = where;
+  [~, row.err_map] = verify_divergence (name, ref, x, row.warn_tol, problem);
 end
 
 function [t, notes] = gdn_defaults (op, t)

@@ -1,4 +1,5 @@
-% test_verify_storage.m -- no false pass from precision a dump lost: a
+% test_verify_storage.m -- no false pass: a bug confined to one step of
+% one head fails by the local checks though the global ratio passes; a
 % tensor stored narrower than FLA keeps it (fp16 / bf16 in a float32
 % dump, a bf16 dh0 where FLA keeps fp32) warns and names the tensor; a
 % float32 dump that the emulation gives no expected error for (FLA's fused
@@ -8,7 +9,8 @@
 
 %!function folder = dump_ (name)
 %!  persistent root;
-%!  cases = {'kda:fp32:o16:1', 'gdn:tf32:dqbf16:1', 'kda:bf16:dh0bf16:1', 'kda:fp32:none:1'};
+%!  cases = {'kda:fp32:o16:1', 'gdn:tf32:dqbf16:1', 'kda:bf16:dh0bf16:1', 'kda:fp32:none:1', ...
+%!           'kda:bf16:gate1:1', 'kda:bf16:none:1'};
 %!  if (isempty (root))
 %!    root = tempname ();
 %!    here = fileparts (which ('test_verify_storage'));
@@ -99,3 +101,18 @@
 %!   assert (str2double (first{1}) < tb - 10, w);
 %! end
 %! assert (isempty (strfind (verify_row (r, 'o').where, 'last wrong')));   % forward: first only
+
+%!test
+%! % one step of one head ungated (bf16): o's global ratio is within its
+%! % bounds, but in its windows o is far above what a correct bf16 kernel
+%! % shows there: it fails, at sequence 1, head 1, from chunk 1 (steps 16-31,
+%! % the bug at t = 20); the clean twin passes with every local score under 4
+%! [ok, r] = kda_verify (dump_ ('kda:bf16:gate1:1'), 'ReportDir', '');
+%! assert (~ok);
+%! o = verify_row (r, 'o');
+%! assert (o.ratio < o.tol, 'global ratio %g, bound %g', o.ratio, o.tol);
+%! assert (strcmp (o.status, 'fail') && o.local > 8);
+%! verify_has (o.where, 'local check', 'sequence 1, chunk 1', 'head 1');
+%! [ok, r] = kda_verify (dump_ ('kda:bf16:none:1'), 'ReportDir', '');
+%! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%! assert (max ([r.rows.local]) < 4);

@@ -18,8 +18,9 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           state16 (the running state rounded to bf16 between chunks) | dq10
           (dq ten times too large) | o16, dqbf16, dh0bf16 (o stored as
           float16, dq as bfloat16, dh0 as bfloat16: right values, too few
-          bits)
-    SIZE  small, slow (make test) | large, large_slow (calibration); slow:
+          bits) | gate1 (the gate of step 20 of sequence 1, head 1, dropped)
+    SIZE  small, slow (make test) | large, large_slow, long (T = 8192,
+          H = 4, HV = 8), heads (H = 16, HV = 32) (calibration); slow:
           weak gates (a long memory); empty: a zero-length sequence between
           two others; graph: two zero-length tail sequences, meta.json
           use_graph (FLA's CUDA-graph padding)
@@ -54,7 +55,10 @@ SIZES = {'small': dict(T=(37, 60), K=16, V=16, BT=16, gate=1),
          'empty': dict(T=(37, 0, 60), K=16, V=16, BT=16, gate=1),
          # FLA's use_graph: cu_seqlens padded with zero-length tail sequences
          'graph': dict(T=(37, 60, 0, 0), K=16, V=16, BT=16, gate=1,
-                       meta=dict(use_graph=True, max_num_seqs=4))}
+                       meta=dict(use_graph=True, max_num_seqs=4)),
+         # calibration of the local checks: long sequences, many heads
+         'long': dict(T=(3000, 5192), K=64, V=64, BT=64, gate=1, H=4, HV=8),
+         'heads': dict(T=(700, 1348), K=32, V=32, BT=64, gate=1, H=16, HV=32)}
 
 
 def round_tf32(x):
@@ -110,6 +114,9 @@ class Kernel:
         heads = torch.arange(HV) % H if self.bug == 'gva' else torch.arange(HV) // (HV // H)
         qh, kh = q[0][:, heads], k[0][:, heads]                # [T,HV,K]
         gk = g[0] if self.op == 'kda' else g[0][..., None].expand_as(kh)
+        if self.bug == 'gate1':                                # one step of one head ungated
+            gk = gk.clone()
+            gk[cu[1] + 20, 1] = 0
         os_, hts, akks, hs = [], [], [], []
         S = None
         for n in range(len(cu) - 1):
@@ -138,7 +145,7 @@ def make_case(root, spec):
     op, mode, bug, seed = parts[0], parts[1], parts[2], int(parts[3])
     size = SIZES[parts[4] if len(parts) > 4 else 'small']
     gen = torch.Generator().manual_seed(seed)
-    H, HV = 2, 4
+    H, HV = size.get('H', 2), size.get('HV', 4)
     K, V, BT = size['K'], size['V'], size['BT']
     lens = size['T']
     cu = [0]
