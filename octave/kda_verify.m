@@ -46,9 +46,15 @@
 %   tensor that does not pass, where it goes wrong (0-based, FLA's
 %   indices): the first (sequence, chunk, step, head, channel) for tensors
 %   with a time axis, the first (sequence, chunk) for h and dh, the first
-%   sequence for ht and dh0, and every failing head; a heat map
+%   sequence for ht and dh0, and every failing head (for gradients also
+%   the last wrong step, where a backward-flowing error starts); besides
+%   the global ratio, the error in each window (sequence, chunk, head;
+%   sequence, step, head) against the emulated kernel's there: warn above
+%   4 x, fail above 8 x (docs/verify.md section 4); a heat map
 %   verify_NAME.png of the error over (step, head).  The Markdown report
-%   goes to verify_report.md (written fresh, never through a link) and is
+%   goes to verify_report.md and the same for programs to
+%   verify_report.json (schema kdagdn.verify_report; both written fresh,
+%   never through a link; kdagdn_dump.verify runs this from Python) and is
 %   printed when no output is asked for the report.  Shape mistakes
 %   (head-first order, a flattened head axis, states of several sequences
 %   without cu_seqlens) and unreadable files (.pt, .pth, .bin, .h5) are
@@ -62,7 +68,9 @@
 %   Conventions: FLA's at the commit the report names (report.fla_commit).
 %   report: struct with fields ok, verdict, dtype, fla_commit, rows (name, shape,
 %   ratio, max_abs, cosine, tol, warn_tol, status, pass, where, expected,
-%   rule), unchecked (name, reason, severity), notes, markdown, file.
+%   rule, local), unchecked (name, reason, severity), notes, slips (the
+%   convention slips that would make a failing dump match; name, message),
+%   markdown, file, json, json_file.
 %
 %   In a CI script:  octave --eval "exit (~kda_verify ('dump'))"
 %

@@ -71,11 +71,14 @@ function [ok, report] = run (fn, op, dump, out)
   verdict = verdict_of (rows, unchecked);
   stored = unique (struct2cell (dtypes));
   notes{end + 1} = sprintf ('Stored dtypes in the dump: %s.', strjoin (stored', ', '));
-  [text, file] = verify_report (op, verdict, rows, unchecked, notes, problem, folder);
+  slips = struct ('name', {}, 'message', {});   % verify_slips fills it on a failing dump
+  [text, file, json, json_file] = verify_report (op, verdict, rows, unchecked, notes, problem, ...
+                                                 folder, slips);
   ok = ~strcmp (verdict, 'fail');
   report = struct ('ok', ok, 'verdict', verdict, 'rows', rows, 'unchecked', unchecked, ...
                    'notes', {notes}, 'dtype', problem.dtype, 'fla_commit', verify_fla_commit (), ...
-                   'markdown', text, 'file', file);
+                   'slips', slips, 'markdown', text, 'file', file, 'json', json, ...
+                   'json_file', json_file);
 end
 
 function row = local_check (row, ref, x, problem)
