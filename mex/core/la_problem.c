@@ -39,9 +39,9 @@ static int check_cu(const la_problem *p, la_check *why)
                   "`cu_seqlens` must start at 0 and end at T = %td, got [%lld ... %lld]", p->T,
                   (long long)p->cu_seqlens[0], (long long)p->cu_seqlens[p->N]);
   for (n = 1; n <= p->N; n++)
-    if (p->cu_seqlens[n] <= p->cu_seqlens[n - 1])
+    if (p->cu_seqlens[n] < p->cu_seqlens[n - 1]) /* equal: a zero-length sequence, ht = h0 */
       return refuse(why, "badCuSeqlens",
-                    "`cu_seqlens` must be strictly increasing, but entry %td (counting from 1) = %lld follows %lld",
+                    "`cu_seqlens` must not decrease, but entry %td (counting from 1) = %lld follows %lld",
                     n + 1, (long long)p->cu_seqlens[n], (long long)p->cu_seqlens[n - 1]);
   return LA_OK;
 }

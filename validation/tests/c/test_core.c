@@ -1247,7 +1247,7 @@ static void expect_refusal(const char *what, la_problem p, const char *id)
 static void test_problem_check(void)
 {
   static const int64_t cu_ok[4] = {0, 5, 30, 100}, cu_start[3] = {1, 5, 100},
-                       cu_end[3] = {0, 5, 99}, cu_dec[4] = {0, 30, 30, 100};
+                       cu_end[3] = {0, 5, 99}, cu_dec[4] = {0, 30, 20, 100};
   la_problem p = base_problem();
   la_check why;
   int rc;
