@@ -4,6 +4,8 @@
  *
  *   [bytes, err] = la_mex('file', 'read', name)      the whole regular file
  *   [s, err] = la_mex('file', 'mat', name, avail)    its variables, a struct
+ *   err = la_mex('file', 'write', name, pieces)       uint8 rows (a cell of
+ *                       them) written as the file, whole or not at all
  *
  * err is '' on success, else the reason (the .m caller raises la:badFile
  * naming the file).  Ctrl-C while reading raises la:interrupted here
@@ -71,6 +73,34 @@ void la_mex_file_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
   if (rc == LA_FILE_INTR) interrupted(name);
   mxFree(name);
   answer(nlhs, plhs, out, rc);
+}
+
+void la_mex_file_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  char *name = name_arg(nrhs, prhs);
+  const mxArray *c = nrhs > 3 ? prhs[3] : NULL;
+  const size_t n = c && mxIsCell(c) ? mxGetNumberOfElements(c) : 1;
+  const void **piece = mxMalloc((n ? n : 1) * sizeof *piece);
+  size_t *len = mxMalloc((n ? n : 1) * sizeof *len), i;
+  int rc;
+  (void)nlhs;
+  for (i = 0; i < n; i++) {
+    const mxArray *a = c && mxIsCell(c) ? mxGetCell(c, i) : c;
+    if (!a || !mxIsUint8(a) || mxIsComplex(a))
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'write' takes a file name and uint8 rows (a cell of them)");
+    piece[i] = mxGetData(a);
+    len[i] = mxGetNumberOfElements(a);
+  }
+  read_err[0] = '\0';
+  rc = la_file_write(name, piece, len, n, la_mex_interrupted, NULL, read_err, sizeof read_err);
+  mxFree(piece);
+  mxFree(len);
+  if (rc == LA_FILE_INTR) {
+    la_mex_interrupt_consume();
+    mexErrMsgIdAndTxt("la:interrupted", "la_save: %s: interrupted (Ctrl-C); the file was left as it was", name);
+  }
+  mxFree(name);
+  plhs[0] = mxCreateString(rc ? read_err : "");
 }
 
 /* ---- .mat ---------------------------------------------------------------- */

@@ -435,3 +435,52 @@
 %! assert (sum (n), 300, out);
 %! printf ('race: q.npy read %d, FIFO refused %d; x.mat read %d, refused %d\n', n);
 %! assert (~exist (ran, 'file'));
+
+%!test
+%! % a full disk (issue 46): on a tmpfs of 160 KiB, la_save of a file that
+%! % does not fit is la:badFile and the previous file stays as it was, in
+%! % every format, with no temporary left; kda_verify raises la:badFile
+%! % when it cannot write its report.  Needs a tmpfs mounted here (root);
+%! % elsewhere the test says it is skipped.
+%! t = tmp_ ();
+%! [st, out] = system (sprintf ('mount -t tmpfs -o size=160k tmpfs %s 2>&1', t));
+%! if (st ~= 0)
+%!   printf ('test_hostile_files: full-disk test skipped: cannot mount a tmpfs (%s)\n', strtrim (out));
+%!   return;
+%! end
+%! unmount = onCleanup (@() system (sprintf ('umount %s', t)));
+%! for ext = {'.npy', '.npz', '.safetensors', '.mat'}
+%!   f = fullfile (t, ['x' ext{1}]);
+%!   la_save (f, struct ('x', [1; 2; 3]));
+%!   for n = [20000 21000 40000]    % 20000 doubles: la_save kept a truncated .npy before
+%!     try
+%!       la_save (f, struct ('x', randn (n, 1)));
+%!       error ('no error for %d doubles in %s', n, f);
+%!     catch err
+%!       assert (err.identifier, 'la:badFile', err.message);
+%!       assert (~isempty (strfind (err.message, 'No space left')), err.message);
+%!     end
+%!     s = la_load (f);
+%!     assert (s.x, [1; 2; 3]);
+%!   end
+%!   d = dir (t);
+%!   assert (sort ({d.name}), sort ({'.', '..', ['x' ext{1}]}));
+%!   delete (f);
+%! end
+%! % the verifier's report on the full disk: an identified error, not a verdict
+%! here = fileparts (which ('test_hostile_files'));
+%! if (isempty (here))
+%!   here = fullfile (pwd (), 'tests');
+%! end
+%! dump = fullfile (tmp_ (), 'dump');
+%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), dump));
+%! assert (st, 0, out);
+%! system (sprintf ('dd if=/dev/zero of=%s/fill bs=4k 2>/dev/null', t));
+%! try
+%!   kda_verify (dump, 'ReportDir', t);
+%!   error ('kda_verify wrote a report on a full disk');
+%! catch err
+%!   assert (err.identifier, 'la:badFile', err.message);
+%!   assert (strncmp (err.message, 'kda_verify: cannot write the report', 35), err.message);
+%! end
+%! assert (~exist (fullfile (t, 'verify_report.md'), 'file'));
