@@ -119,6 +119,14 @@
 %! bad_ (fullfile (t, 'struct.npy'), h ('{''descr'': [(''a'', ''<f8'')], ''fortran_order'': False, ''shape'': (6,), }'), 'malformed|not a string');
 %! bad_ (fullfile (t, 'bf.npy'), h ('{''descr'': ''<bfloat16x'', ''fortran_order'': False, ''shape'': (24,), }'), 'unsupported descr');
 %! bad_ (fullfile (t, 'trail.npy'), h ('{''descr'': ''<f8'', ''fortran_order'': False, ''shape'': (2, 3), } x'), 'malformed');
+%! % a minor version byte not 0, a vertical tab in the padding: numpy refuses both
+%! b = h ('{''descr'': ''<f8'', ''fortran_order'': False, ''shape'': (2, 3), }');
+%! b(8) = 1;
+%! bad_ (fullfile (t, 'minor.npy'), b, 'format version 1.1');
+%! b(8) = 0;  b(find (b == uint8 ('}'), 1) + 2) = 11;
+%! bad_ (fullfile (t, 'vtab.npy'), b, 'character 0x0b');
+%! b(find (b == uint8 ('}'), 1) + 2) = 12;   % a form feed numpy takes
+%! put_ (fullfile (t, 'ff.npy'), b);  s = la_load (fullfile (t, 'ff.npy'));  assert (size (s.ff), [2 3]);
 %! % numpy's own spellings still read: no trailing comma, double quotes, any order
 %! f = fullfile (t, 'ok.npy');
 %! put_ (f, h ('{"shape": (2, 3), "fortran_order": True, "descr": "<f8"}'));
@@ -167,6 +175,10 @@
 %! assert (toc < 30);
 %! % zip's CRC is checked (zip_ writes 0)
 %! bad_ (fullfile (t, 'crc.npz'), zip_ ({'q.npy'}, {npy}, 0, numel (npy)), 'CRC');
+%! % the local header's name differs from the directory's: zipfile (numpy) refuses
+%! z = zip_ ({'q.npy'}, {npy}, 0, numel (npy));
+%! z(31) = uint8 ('p');                   % the local header's name starts at byte 31
+%! bad_ (fullfile (t, 'name.npz'), z, 'member q.npy: its local header names it p.npy');
 %! % names that differ only in characters Octave names cannot hold both read
 %! f = la_save (fullfile (t, 'n.npz'), struct ('a-b', 1, 'a_b', 2, 'do', 3));
 %! s = la_load (f);
