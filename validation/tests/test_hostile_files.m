@@ -496,3 +496,10 @@
 %!   assert (strncmp (err.message, 'kda_verify: cannot write the report', 35), err.message);
 %! end
 %! assert (~exist (fullfile (t, 'verify_report.md'), 'file'));
+
+%!test
+%! % a quick share of make fuzz-mat: 300 damaged .mat files (seed 1), each
+%! % read or refused with la:badFile within 10 s, none crashing Octave
+%! addpath (fullfile (fileparts (fileparts (which ('la_load'))), 'validation', 'fuzz'));
+%! out = tmp_ ();
+%! assert (fuzz_files ('Seed', 1, 'Count', 300, 'TimeLimit', 120, 'OutDir', out, 'Formats', {'.mat'}), 0);
