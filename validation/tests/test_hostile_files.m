@@ -498,6 +498,29 @@
 %! assert (~exist (fullfile (t, 'verify_report.md'), 'file'));
 
 %!test
+%! % a dump folder whose name holds a backslash and brackets (issue 46):
+%! % read like any other (a glob found nothing there: "the dump lacks the
+%! % input(s) q, k, v, g, beta (found: )"), and a torch file in it named
+%! t = tmp_ ();
+%! d = fullfile (t, 'run\1 [a]');
+%! here = fileparts (which ('test_hostile_files'));
+%! if (isempty (here))
+%!   here = fullfile (pwd (), 'tests');
+%! end
+%! [st, out] = system (sprintf ('/usr/bin/python3 %s "%s" double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), d));
+%! assert (st, 0, out);
+%! [ok, r] = kda_verify (d, 'ReportDir', '');
+%! assert (ok, r.verdict);
+%! fclose (fopen (fullfile (d, 'model.pt'), 'w'));
+%! try
+%!   kda_verify (d, 'ReportDir', '');
+%!   error ('no error');
+%! catch err
+%!   assert (err.identifier, 'la:badFile');
+%!   assert (~isempty (strfind (err.message, fullfile (d, 'model.pt'))), err.message);
+%! end
+
+%!test
 %! % a quick share of make fuzz-mat: 300 damaged .mat files (seed 1), each
 %! % read or refused with la:badFile within 10 s, none crashing Octave
 %! addpath (fullfile (fileparts (fileparts (which ('la_load'))), 'validation', 'fuzz'));
