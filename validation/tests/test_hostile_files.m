@@ -521,6 +521,40 @@
 %! end
 
 %!test
+%! % Ctrl-C while reading (issue 46: la_load of a 200 MB .mat took up to
+%! % 2.3 s): a child Octave reads a valid .mat whose 1 GiB variable takes a
+%! % while to inflate (python/write_mat_bomb.py ... honest, 1 MB on disk);
+%! % SIGINT 0.2 s in ends the read with la:interrupted within 0.5 s
+%! t = tmp_ ();  f = fullfile (t, 'big.mat');  out = fullfile (t, 'child.out');
+%! here = fileparts (which ('test_hostile_files'));
+%! if (isempty (here))
+%!   here = fullfile (pwd (), 'tests');
+%! end
+%! [st, msg] = system (sprintf ('/usr/bin/python3 %s %s 1 honest 2>&1', fullfile (here, 'python', 'write_mat_bomb.py'), f));
+%! assert (st, 0, msg);
+%! child = fullfile (t, 'child.m');
+%! fid = fopen (child, 'w');
+%! fprintf (fid, 'addpath (''%s'');\nprintf (''go\\n''); fflush (stdout);\n', fileparts (which ('la_load')));
+%! fprintf (fid, 'try, la_load (''%s''); printf (''done\\n'');\n', f);
+%! fprintf (fid, 'catch e, printf (''caught %%s at %%.6f\\n'', e.identifier, time ()); end\nfflush (stdout);\n');
+%! fclose (fid);
+%! pid = system (sprintf ('exec octave-cli --norc --quiet %s > %s 2>&1', child, out), false, 'async');
+%! t0 = tic ();
+%! while (isempty (strfind (fileread (out), 'go')) && toc (t0) < 60)
+%!   pause (0.01);
+%! end
+%! pause (0.2);
+%! sent = time ();
+%! kill (pid, 2);
+%! waitpid (pid);
+%! text = fileread (out);
+%! hit = regexp (text, 'caught (\S+) at ([0-9.]+)', 'tokens', 'once');
+%! assert (~isempty (hit), text);
+%! assert (hit{1}, 'la:interrupted');
+%! delay = str2double (hit{2}) - sent;
+%! assert (delay < 0.5, sprintf ('Ctrl-C answered after %.2f s', delay));
+
+%!test
 %! % a quick share of make fuzz-mat: 300 damaged .mat files (seed 1), each
 %! % read or refused with la:badFile within 10 s, none crashing Octave
 %! addpath (fullfile (fileparts (fileparts (which ('la_load'))), 'validation', 'fuzz'));
