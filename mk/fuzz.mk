@@ -6,6 +6,8 @@
 #                        <family>:interrupted within half a second
 #   make fuzz-files      randomly damaged tensor files and meta.json through
 #                        la_load / kda_verify (FILES_COUNT, default 20,000)
+#   make fuzz-mat        10,000 damaged .mat files through la_load (MAT_COUNT)
+#   make fuzz-mat-c      100,000 through the C reader under ASan + UBSan
 # Reproducers of failing cases go to build/fuzz*/repro_SEED_I.m.
 
 FUZZ_SEED  ?= $(shell date +%s)
@@ -13,7 +15,7 @@ FUZZ_COUNT ?= 10000
 FUZZ_TIME  ?= 3600
 FUZZ_RUN    = $(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_run
 
-.PHONY: fuzz fuzz-quick fuzz-files fuzz-files-quick valgrind test-interrupt
+.PHONY: fuzz fuzz-quick fuzz-files fuzz-files-quick fuzz-mat fuzz-mat-c valgrind test-interrupt
 
 fuzz: build
 	$(FUZZ_RUN) ('Seed', $(FUZZ_SEED), 'Count', $(FUZZ_COUNT), 'TimeLimit', $(FUZZ_TIME), 'OutDir', 'build/fuzz');"
@@ -34,6 +36,26 @@ fuzz-files-quick: build
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_files ('Seed', 1, 'Count', 300, 'TimeLimit', 60, 'OutDir', 'build/fuzz-files-quick');"
 
 TEST_STEPS += fuzz-files-quick
+
+# .mat files alone (issue 46): 10,000 damaged .mat files (of la_save, save
+# -v7 and -v6, and ones holding cells, structs, sparse), none may crash,
+# hang or fail otherwise; test_hostile_files runs a quick share
+MAT_SEED  ?= 46
+MAT_COUNT ?= 10000
+fuzz-mat: build
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_files ('Seed', $(MAT_SEED), 'Count', $(MAT_COUNT), 'TimeLimit', $(FUZZ_TIME), 'OutDir', 'build/fuzz-mat', 'Formats', {'.mat'});"
+
+TEST_STEPS += fuzz-mat
+
+# the .mat reader alone under ASan + UBSan: 100,000 damaged files, any
+# memory error, undefined behaviour or leak stops it
+fuzz-mat-c: build
+	@mkdir -p $(BUILD)/fuzz-mat-c
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_mat_seeds ('$(BUILD)/fuzz-mat-c');"
+	$(CC) $(SAN_CFLAGS) -DLA_HAVE_ZLIB validation/fuzz/c/fuzz_mat.c mex/files/la_files_mat.c -lz -lm -o $(BUILD)/fuzz-mat-c/fuzz_mat
+	$(SAN_ENV) $(BUILD)/fuzz-mat-c/fuzz_mat $(MAT_SEED) 100000 $(BUILD)/fuzz-mat-c/*.mat
+
+TEST_STEPS += fuzz-mat-c
 
 # needs the interrupt polling of the core and gateway (issue 13, item 2)
 test-interrupt: build

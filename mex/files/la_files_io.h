@@ -30,4 +30,14 @@ int la_file_read(int fd, void *buf, size_t n, int at_end, la_file_interrupt intr
 /* Close fd (errors on a read-only descriptor do not matter). */
 void la_file_close(int fd);
 
+/* Write the n pieces (piece[i], len[i] bytes) as file name, whole or not
+ * at all: into a new temporary file in name's folder (created exclusively,
+ * mode 0666 less the umask), every write checked, fsync, the close
+ * checked, then renamed over name, and the folder synced so that the
+ * rename lasts.  intr is asked between 1 MiB writes.  On any failure
+ * (LA_FILE_BAD with the reason, or LA_FILE_INTR) the temporary is removed
+ * and name is left as it was. */
+int la_file_write(const char *name, const void *const *piece, const size_t *len, size_t n,
+                  la_file_interrupt intr, void *ctx, char *err, size_t errlen);
+
 #endif

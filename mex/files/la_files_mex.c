@@ -4,6 +4,8 @@
  *
  *   [bytes, err] = la_mex('file', 'read', name)      the whole regular file
  *   [s, err] = la_mex('file', 'mat', name, avail)    its variables, a struct
+ *   err = la_mex('file', 'write', name, pieces)       uint8 rows (a cell of
+ *                       them) written as the file, whole or not at all
  *
  * err is '' on success, else the reason (the .m caller raises la:badFile
  * naming the file).  Ctrl-C while reading raises la:interrupted here
@@ -12,6 +14,7 @@
 #include "la_mex_zlib.h"
 #include "la_files_io.h"
 #include "la_files_mat.h"
+#include "../gateway/la_mex_base.h"
 #include "../gateway/la_mex_intr.h"
 #include "../core/la_core.h"
 
@@ -21,11 +24,13 @@
 
 static char read_err[320];
 
-static void interrupted(const char *name)
+/* la:interrupted, its message starting with the public function's name
+ * (la_fail: mexErrMsgIdAndTxt would put "la_mex: " first) */
+static void interrupted(const char *fname, const char *name, const char *what)
 {
+  const la_call c = {.fname = fname, .op = "la"};
   la_mex_interrupt_consume();
-  mexErrMsgIdAndTxt("la:interrupted", "la_load: %s: interrupted (Ctrl-C) while reading; nothing was returned",
-                    name);
+  la_fail(&c, "interrupted", "%s: interrupted (Ctrl-C) %s", name, what);
 }
 
 static char *name_arg(int nrhs, const mxArray *prhs[])
@@ -68,9 +73,34 @@ void la_mex_file_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
   }
   la_file_close(fd);
   if (rc && out) mxDestroyArray(out), out = NULL;
-  if (rc == LA_FILE_INTR) interrupted(name);
+  if (rc == LA_FILE_INTR) interrupted("la_load", name, "while reading; nothing was returned");
   mxFree(name);
   answer(nlhs, plhs, out, rc);
+}
+
+void la_mex_file_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  char *name = name_arg(nrhs, prhs);
+  const mxArray *c = nrhs > 3 ? prhs[3] : NULL;
+  const size_t n = c && mxIsCell(c) ? mxGetNumberOfElements(c) : 1;
+  const void **piece = mxMalloc((n ? n : 1) * sizeof *piece);
+  size_t *len = mxMalloc((n ? n : 1) * sizeof *len), i;
+  int rc;
+  (void)nlhs;
+  for (i = 0; i < n; i++) {
+    const mxArray *a = c && mxIsCell(c) ? mxGetCell(c, i) : c;
+    if (!a || !mxIsUint8(a) || mxIsComplex(a))
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'write' takes a file name and uint8 rows (a cell of them)");
+    piece[i] = mxGetData(a);
+    len[i] = mxGetNumberOfElements(a);
+  }
+  read_err[0] = '\0';
+  rc = la_file_write(name, piece, len, n, la_mex_interrupted, NULL, read_err, sizeof read_err);
+  mxFree(piece);
+  mxFree(len);
+  if (rc == LA_FILE_INTR) interrupted("la_save", name, "while writing; the file was left as it was");
+  mxFree(name);
+  plhs[0] = mxCreateString(rc ? read_err : "");
 }
 
 /* ---- .mat ---------------------------------------------------------------- */
@@ -176,10 +206,10 @@ void la_mex_file_mat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   mat_free(&o, rc != 0);
   if (rc == LA_MAT_NOMEM) {
-    mxFree(name);
-    mexErrMsgIdAndTxt("la:outOfMemory", "la_load: out of memory while reading a .mat file");
+    const la_call c = {.fname = "la_load", .op = "la"};
+    la_fail(&c, "outOfMemory", "%s: out of memory while reading it", name);
   }
-  if (rc == LA_FILE_INTR) interrupted(name);
+  if (rc == LA_FILE_INTR) interrupted("la_load", name, "while reading; nothing was returned");
   mxFree(name);
   answer(nlhs, plhs, s, rc);
 }

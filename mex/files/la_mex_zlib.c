@@ -15,6 +15,7 @@
  *                                  variables (la_files_mex.c, la_files_mat.c)
  *   [b, err] = la_mex('file', 'read', name)     a regular file's bytes, from
  *                                  one open descriptor (la_files_io.c)
+ *   err = la_mex('file', 'write', name, pieces)  written whole or not at all
  *
  * bytes are uint8 rows.  err is '' on success, else the reason (the .m
  * caller raises la:badFile naming the file), so nothing here throws on a
@@ -772,6 +773,10 @@ void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   }
   if (!strcmp(op, "read")) {
     la_mex_file_read(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (!strcmp(op, "write")) {
+    la_mex_file_write(nlhs, plhs, nrhs, prhs);
     return;
   }
   if (nrhs < 3) mexErrMsgIdAndTxt("kda:internal", "la_mex: 'file' '%s' needs bytes", op);

@@ -54,10 +54,10 @@ end
 function [t, dtypes] = read_tensors (folder, caller)
   t = struct ();
   dtypes = struct ();
-  for ext = {'*.npy', '*.npz', '*.safetensors', '*.mat'}
-    files = dir (fullfile (folder, ext{1}));
+  for ext = {'.npy', '.npz', '.safetensors', '.mat'}
+    files = la_folder_files (folder, ext);   % no glob: a backslash in folder is a name
     for i = 1:numel (files)
-      file = fullfile (folder, files(i).name);
+      file = fullfile (folder, files{i});
       [s, dt] = la_load (file, 'double');
       names = fieldnames (s);
       for j = 1:numel (names)

@@ -80,14 +80,11 @@ function [text, file, json, json_file] = verify_report (op, verdict, rows, unche
   file = '';
   if (~isempty (folder))
     file = fullfile (folder, 'verify_report.md');
-    tmp = fresh_name (folder, '.md');
-    fid = fopen (tmp, 'w');
-    if (fid < 0)
-      error ('la:badFile', '%s_verify: cannot write in %s', op, folder);
+    % whole or not at all (la_files_io.c): a failed write is an error, not a verdict
+    err = la_mex ('file', 'write', file, unicode2native (text, 'UTF-8'));
+    if (~isempty (err))
+      error ('la:badFile', '%s_verify: cannot write the report %s: %s', op, file, err);
     end
-    fprintf (fid, '%s', text);
-    fclose (fid);
-    move_into_place (op, tmp, file);
   end
 end
 

@@ -154,13 +154,13 @@ function refuse_unreadable (fn, folder)
   % files that hold tensors this library cannot read: say so, never ignore them
   kinds = {'*.pt', '*.pth', '*.bin', '*.ckpt', '*.pkl', '*.pickle', '*.h5', '*.hdf5'};
   for i = 1:numel (kinds)
-    files = dir (fullfile (folder, kinds{i}));
+    files = la_folder_files (folder, {kinds{i}(2:end)});   % no glob: a backslash in folder is a name
     if (~isempty (files))
       error ('la:badFile', ['%s: %s is a %s file, which this library does not read (torch.save ' ...
              'and pickle files run code to load; HDF5 needs a library): write the dump with ' ...
              'octave/python/kdagdn_dump.py (safetensors), numpy.save or scipy.io.savemat, ' ...
-             'and move %s out of the dump folder'], fn, fullfile (folder, files(1).name), ...
-             kinds{i}(3:end), files(1).name);
+             'and move %s out of the dump folder'], fn, fullfile (folder, files{1}), ...
+             kinds{i}(3:end), files{1});
     end
   end
 end
