@@ -74,90 +74,22 @@
 %!   assert (all (cellfun (@(x) on_grid_ (x, fmt{1}), d)));
 %! end
 
-%!function [o, S, d] = emulated_ (op, q, k, v, g, beta, h0, dO, dS, fmt, C, change)
-%!  % the plain chunked reference with 'Emulate' (drv_chunk_fwd / _bwd), per
-%!  % head, single inputs; d: dq, dk, dv, dg, dbeta, dh0 (with dO)
-%!  addpath (fullfile (fileparts (which ('test_emulate')), '..', 'derivation'));
-%!  [K, T, H] = size (q);  V = size (v, 1);  sg = @single;  s = 1 / sqrt (K);
-%!  o = zeros (V, T, H, 'single');  S = zeros (K, V, H, 'single');
-%!  d = {zeros(K, T, H, 'single'), zeros(K, T, H, 'single'), zeros(V, T, H, 'single'), ...
-%!       zeros(size(g), 'single'), zeros(T, H, 'single'), zeros(K, V, H, 'single')};
-%!  for h = 1:H
-%!    if (strcmp (op, 'kda')), gh = sg (g(:, :, h)); else, gh = sg (g(:, h)'); end
-%!    in = {sg(q(:, :, h)), sg(k(:, :, h)), sg(v(:, :, h)), gh, sg(beta(:, h)'), sg(h0(:, :, h)), s, C};
-%!    [o(:, :, h), S(:, :, h)] = drv_chunk_fwd (in{:}, fmt, change);
-%!    if (~isempty (dO))
-%!      x = cell (1, 6);
-%!      [x{:}] = drv_chunk_bwd (in{:}, sg (dO(:, :, h)), sg (dS(:, :, h)), fmt, change);
-%!      d{1}(:, :, h) = x{1};  d{2}(:, :, h) = x{2};  d{3}(:, :, h) = x{3};  d{6}(:, :, h) = x{6};
-%!      if (strcmp (op, 'kda')), d{4}(:, :, h) = x{4}; else, d{4}(:, h) = x{4}'; end
-%!      d{5}(:, h) = x{5}';
-%!    end
-%!  end
-%!endfunction
-
 %!test
-%! % where it rounds, forward: against the plain chunked reference rounding
-%! % exactly what docs/emulation.md lists (drv_chunk_fwd with fmt: QG, KC,
-%! % Aqk, w, u, the state snapshot, v_new, o; the carried state in single).
-%! % Bounds: o within eps_f / 16 (eps_f = 2^-8 bf16, 2^-11 fp16: a stored
-%! % value that lands on the other side of a rounding boundary), S within
-%! % 1e-6 (single's sums).  Each bound is tight: the reference with one
-%! % rounding left out, the state carried from the rounded snapshot, or the
-%! % carried state rounded too, misses the core by more (KG and A feed only
-%! % the backward and aux in the WY form: the backward's test has them).
-%! ratio = @(a, b) norm (double (a(:)) - double (b(:))) / norm (double (a(:)));
-%! s = @single;
-%! changes = {'no QG', 'no KC', 'no Aqk', 'no w', 'no u', 'no h', 'no vnew', 'no o', ...
-%!            'state from h', 'round S', 'no in'};
+%! % where it rounds (lab_emu_placement): the core against the plain chunked
+%! % reference with the format (validation/derivation/drv_chunk_fwd, _bwd),
+%! % which rounds exactly the tensors docs/emulation.md lists; forward in
+%! % bf16 and fp16 (o within eps_f / 16, S within 1e-6), backward in bf16
+%! % (gradients within eps_f / 32, dh0 within 2e-5).  The bounds see a
+%! % misplaced rounding: the next state built from the rounded snapshot,
+%! % the carried dh rounded (the lab's emulation section tries every
+%! % rounding left out).
+%! addpath (fullfile (fileparts (which ('test_emulate')), '..', 'lab'));
 %! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta] = data_ (op{1}, 100);
-%!   h0 = randn (16, 12, 2);
-%!   for fmt = {'bf16', 'fp16'}
-%!     bo = 2 ^ -8 / 16;
-%!     if (strcmp (fmt{1}, 'fp16')), bo = 2 ^ -11 / 16; end
-%!     bS = 1e-6;
-%!     [o, S] = feval ([op{1} '_chunk'], s (q), s (k), s (v), s (g), s (beta), ...
-%!                     'InitialState', s (h0), 'Emulate', fmt{1}, 'ChunkSize', 32);
-%!     [ro, rS] = emulated_ (op{1}, q, k, v, g, beta, h0, [], [], fmt{1}, 32, '');
-%!     assert (ratio (ro, o) <= bo && ratio (rS, S) <= bS, '%s %s: o %g (<= %g), S %g (<= %g)', ...
-%!             op{1}, fmt{1}, ratio (ro, o), bo, ratio (rS, S), bS);
-%!     for c = changes
-%!       [xo, xS] = emulated_ (op{1}, q, k, v, g, beta, h0, [], [], fmt{1}, 32, c{1});
-%!       assert (ratio (xo, o) > bo || ratio (xS, S) > bS, '%s %s: %s within the bounds', ...
-%!               op{1}, fmt{1}, c{1});
-%!     end
-%!   end
-%! end
-
-%!test
-%! % where it rounds, backward (bf16): against drv_chunk_bwd with fmt, which
-%! % recomputes the forward as above, rounds dO on entry, the intra-chunk dv
-%! % and dv_new where FLA stores them, lets the chunk read dh rounded while
-%! % the carried term keeps it single, and rounds the gradients last.
-%! % Bounds: dq, dk, dv, dg, dbeta within eps_f / 32, dh0 within 2e-5.
-%! % Tight: one rounding left out (the backward's or the forward's), or the
-%! % carried dh rounded, misses the core by more.  (fp16 is left out here:
-%! % its gradients' last rounding flips more often, 1e-4 apart already.)
-%! ratio = @(a, b) norm (double (a(:)) - double (b(:))) / norm (double (a(:)));
-%! s = @single;
-%! bg = 2 ^ -8 / 32;  bh = 2e-5;
-%! changes = {'no dh', 'no dv', 'no dvnew', 'no grads', 'carry rounded dh', 'no in', 'no h', ...
-%!            'no vnew', 'no w', 'no u', 'no A', 'no Aqk', 'no QG', 'no KG', 'no KC'};
-%! for op = {'kda', 'gdn'}
-%!   [q, k, v, g, beta, dO] = data_ (op{1}, 100);
-%!   h0 = randn (16, 12, 2);  dS = randn (16, 12, 2);
-%!   d = cell (1, 6);
-%!   [d{:}] = feval ([op{1} '_chunk_bwd'], s (q), s (k), s (v), s (g), s (beta), s (dO), s (dS), ...
-%!                   'InitialState', s (h0), 'Emulate', 'bf16', 'ChunkSize', 32);
-%!   err = @(r) [max(cellfun (ratio, r(1:5), d(1:5))), ratio(r{6}, d{6})];
-%!   [~, ~, r] = emulated_ (op{1}, q, k, v, g, beta, h0, dO, dS, 'bf16', 32, '');
-%!   e = err (r);
-%!   assert (e(1) <= bg && e(2) <= bh, '%s: gradients %g (<= %g), dh0 %g (<= %g)', op{1}, e, bg, bh);
-%!   for c = changes
-%!     [~, ~, r] = emulated_ (op{1}, q, k, v, g, beta, h0, dO, dS, 'bf16', 32, c{1});
-%!     e = err (r);
-%!     assert (e(1) > bg || e(2) > bh, '%s: %s within the bounds', op{1}, c{1});
+%!   res = [lab_emu_placement(op{1}, 'bf16', 'fwd', {'state from h'}, 100), ...
+%!          lab_emu_placement(op{1}, 'fp16', 'fwd', {'state from h'}, 100), ...
+%!          lab_emu_placement(op{1}, 'bf16', 'bwd', {'carry rounded dh', 'no dh'}, 100)];
+%!   for r = res
+%!     assert (r.value <= r.bound, '%s: %g', r.check, r.value);
 %!   end
 %! end
 
@@ -222,5 +154,5 @@
 %! addpath (fullfile (fileparts (which ('test_emulate')), '..', 'lab'));
 %! [rows, figs] = lab_emulation ('quick', '');
 %! checks = rows(~isnan ([rows.bound]));
-%! assert (numel (checks) == 14 && all ([checks.pass]));
+%! assert (numel (checks) == 14 + 2 * 3 && all ([checks.pass]));
 %! assert (all (isfinite ([rows.value])) && numel (figs) == 1);
