@@ -1,19 +1,38 @@
-function [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S0, s, C, dO, dST)
+function [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S0, s, C, dO, dST, fmt, change)
   % [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S0,
   % s, C, dO, dST): the chunked backward of docs/chunk_backward.md, eq.
   % (35)-(46), in plain Octave: chunks in reverse order, each from the
   % quantities of drv_chunk_fwd.  dO: V x T; dST: gradient of the final state
   % (K x V or []).  baux(n): chunk n's gradients (59)-(62), row-matrix form:
   % dh (K x V), dv_new, du, dw, dAqk, dA, dA_raw, dG (c x ...).
+  %
+  % [...] = drv_chunk_bwd (..., fmt): 'Emulate' (docs/emulation.md, the
+  % backward's table): the forward recomputed as drv_chunk_fwd (..., fmt)
+  % does, dO rounded on entry, the intra-chunk dv (Aqk' dO) and the whole
+  % dv_new rounded where FLA stores them (the gradients through w and the
+  % state are formed before v_new's is rounded), the chunk's stages read
+  % the state gradient dh rounded while the carried term gamma .* dh keeps
+  % it in single, and the returned dq, dk, dv, dg, dbeta rounded last.
+  % change (for showing that a bound is tight): one of these roundings
+  % left out ('no in', 'no dv', 'no dvnew', 'no dh', 'no grads'), or the
+  % carried term built from the rounded dh ('carry rounded dh').
+  if (nargin < 11)
+    fmt = '';
+  end
+  if (nargin < 12)
+    change = '';
+  end
+  R = @(x, name) drv_emu_round (x, fmt, name, change);
   [K, T] = size (q);
   V = size (v, 1);
   gdn = size (g, 1) == 1;
-  [~, ~, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C);
-  dq = zeros (K, T); dk = zeros (K, T); dv = zeros (V, T);
-  dg = zeros (size (g)); dbeta = zeros (1, T);
+  [~, ~, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C, fmt, change);
+  q = R (q, 'in');  k = R (k, 'in');  v = R (v, 'in');  beta = R (beta, 'in');  dO = R (dO, 'in');
+  dq = zeros (K, T, class (q)); dk = zeros (K, T, class (q)); dv = zeros (V, T, class (q));
+  dg = zeros (size (g), class (q)); dbeta = zeros (1, T, class (q));
   dS = dST;
   if (isempty (dS))
-    dS = zeros (K, V);
+    dS = zeros (K, V, class (q));
   end
   for n = numel (aux):-1:1
     a = aux(n);
@@ -24,16 +43,20 @@ function [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S
     E = exp (a.G) .* ones (c, K);
     D = dO(:, idx)';                                     % c x V
     % (35), (36): output and carried state through v_new and Aqk
-    dvn = a.Aqk' * D + a.KC * dS;
+    dSr = R (dS, 'dh');                                  % the dh the stages read
+    dvn = R (a.Aqk' * D, 'dv') + a.KC * dSr;
     dAqk = tril (D * a.v_new');
     % (37): gradient of the state entering the chunk
+    if (strcmp (change, 'carry rounded dh'))
+      dS = dSr;
+    end
     dSprev = s * a.QG' * D + a.gamma .* dS - a.w' * dvn;
     % (38): the gated inputs of the state terms
     dQG = s * D * Sc';
-    dKC = a.v_new * dS';
-    dgam = sum (dS .* Sc, 2);                            % K x 1
+    dKC = a.v_new * dSr';
+    dgam = sum (dSr .* Sc, 2);                           % K x 1
     % (39): v_new = u - w S
-    du = dvn;
+    du = R (dvn, 'dvnew');
     dw = -dvn * Sc';
     % (40): w = A KG, u = A V
     dA = dw * a.KG' + du * Vr';
@@ -57,8 +80,10 @@ function [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S
     Ek = exp (a.G(c, :) - a.G) .* ones (c, K);
     dQr = dQr + E .* dQG;
     dKr = dKr + E .* dKG + Ek .* dKC;
-    dGk = a.QG .* dQG + a.KG .* dKG - a.KC .* dKC;
-    dGk(c, :) = dGk(c, :) + sum (a.KC .* dKC, 1) + (a.gamma .* dgam)';
+    % (the gated inputs as formed, before 'Emulate' rounds their stored copies)
+    QG = E .* Q;  KG = E .* Kr;  KC = Ek .* Kr;
+    dGk = QG .* dQG + KG .* dKG - KC .* dKC;
+    dGk(c, :) = dGk(c, :) + sum (KC .* dKC, 1) + (a.gamma .* dgam)';
     if (gdn)
       dG = dG + sum (dGk, 2);
     else
@@ -73,4 +98,6 @@ function [dq, dk, dv, dg, dbeta, dS0, baux] = drv_chunk_bwd (q, k, v, g, beta, S
     dS = dSprev;
   end
   dS0 = dS;
+  dq = R (dq, 'grads');  dk = R (dk, 'grads');  dv = R (dv, 'grads');  dg = R (dg, 'grads');
+  dbeta = R (dbeta, 'grads');
 end

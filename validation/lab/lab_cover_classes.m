@@ -15,9 +15,10 @@ function cls = lab_cover_classes (fname, args)
 %     'length-1 sequence';
 %     threads: '1 thread', '2 threads', '3+ threads', 'threads do not divide
 %     the heads' (N HV not a multiple of them);
-%     precision: 'double', 'single';
-%     the chunked forward's schedule (lab_fwd_plan): 'two phases', 'several
-%     windows', 'column blocks with a remainder'.
+%     precision: 'double', 'single'.
+%   The chunked forward's schedule (windows, column blocks) is the core's
+%   own business: the lab draws past its bounds (lab_edge_case 'windows')
+%   instead of modelling it.
 %   verify takes a dump: only its options and precision are read.
 
   cls = {};
@@ -91,14 +92,6 @@ function cls = lab_cover_classes (fname, args)
   if (any (lens > C & mod (lens, C) ~= 0)),  cls{end+1} = 'short last chunk';  end
   if (mod (numel (lens) * HV, th) ~= 0)
     cls{end+1} = 'threads do not divide the heads';
-  end
-  if (any (strcmp (fname, {'kda_chunk', 'gdn_chunk'})))
-    p = lab_fwd_plan (K, V, C, class (q), any (strcmp (cls, 'Emulate')), lens, HV, th);
-    if (~p.per_item)
-      cls{end+1} = 'two phases';
-      if (p.ncb > 1),  cls{end+1} = 'several windows';  end
-      if (p.nvb > 1 && p.rem),  cls{end+1} = 'column blocks with a remainder';  end
-    end
   end
 end
 

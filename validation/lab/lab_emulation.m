@@ -16,7 +16,11 @@ function [rows, figs] = lab_emulation (mode, figdir)
 %   storing the exact gradient once in the format and 4 x that of the
 %   emulated plain reference (lab_ref_backward in single with every state
 %   and state gradient rounded to the format at every step: a plain kernel
-%   that keeps them in 16 bits).  figs: one figure.
+%   that keeps them in 16 bits); where it rounds (lab_emu_placement): the
+%   core against the plain chunked reference rounding exactly what
+%   docs/emulation.md lists (forward in bf16 and fp16, backward in bf16),
+%   and in full mode that reference with each rounding left out or moved
+%   must break a bound.  figs: one figure.
 
   quick = strcmp (mode, 'quick');
   if (quick)
@@ -57,6 +61,24 @@ function [rows, figs] = lab_emulation (mode, figdir)
   end
   for f = 1:2
     rows(end+1) = check_rounding (fmts{f}); %#ok<AGROW>
+  end
+  % where it rounds: the core against the emulated plain chunked reference,
+  % and every rounding of it left out or moved must break a bound
+  fwd_changes = {'no QG', 'no KC', 'no Aqk', 'no w', 'no u', 'no h', 'no vnew', 'no o', ...
+                 'state from h', 'round S', 'no in'};
+  bwd_changes = {'no dh', 'no dv', 'no dvnew', 'no grads', 'carry rounded dh', 'no in', 'no h', ...
+                 'no vnew', 'no w', 'no u', 'no A', 'no Aqk', 'no QG', 'no KG', 'no KC'};
+  if (quick)                      % the quick lab: the core against the reference only
+    [fwd_changes, bwd_changes] = deal ({});
+  end
+  for op = {'kda', 'gdn'}
+    res = [lab_emu_placement(op{1}, 'bf16', 'fwd', fwd_changes, 100), ...
+           lab_emu_placement(op{1}, 'fp16', 'fwd', fwd_changes, 100), ...
+           lab_emu_placement(op{1}, 'bf16', 'bwd', bwd_changes, 100)];
+    for r = res
+      rows(end+1) = lab_row ('emulation', r.check, r.value, r.bound, ...
+                             'error / bound (a change: bound / error)'); %#ok<AGROW>
+    end
   end
   figs = plot_expected (sweeps, E, fmts, fla, groups, Tg, figdir);
 end

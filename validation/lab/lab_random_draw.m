@@ -11,7 +11,7 @@ function cfg = lab_random_draw (seed, i, threads)
 %   only), eps (L2NormEps), safe (SafeGate), inter (Intermediates of the
 %   chunked calls) and seed (the inputs' seed).  Drawn from the space of issue 36:
 %   B > 1, V > K, V < K, odd V, T below / at / above one chunk and past one
-%   window of the two-phase schedule (lab_fwd_plan, for `threads`), short
+%   window of the two-phase schedule (for `threads`), short
 %   last chunks, varlen batches with length-1 sequences (CuSeqlens must
 %   increase strictly: an empty sequence is an error), HV = H,
 %   2H, 4H, every option.  The first six are the corners the lab missed
@@ -119,11 +119,14 @@ function cfg = shape (cfg, tclass, threads)
       cfg.cls = 'double';
       cfg.HV = cfg.H;
       cfg.B = 1;
-      p = lab_fwd_plan (cfg.K, cfg.V, 64, 'double', false, 1, cfg.HV, threads);
+      % (a chunk's slot holds about 3 K C + V C + 2 C^2 numbers; the
+      % forward keeps 4 MB of them at once)
       E = 3 * cfg.K * 64 + cfg.V * 64 + 2 * 64 * 64 + cfg.K;
       wn = floor (2 ^ 19 / E / cfg.HV);
       cfg.T = 64 * (wn + 1 + randi (3)) + randi (63);
-      if (p.per_item)                                   % force two phases: uneven lengths
+      % one sequence per head runs per item where the threads divide the
+      % heads (la_fwd_plan_make): then uneven lengths force the two phases
+      if (mod (cfg.HV, threads) == 0)
         cfg.cu = [0, cfg.T, cfg.T + randi(64)];
       end
   end
