@@ -36,7 +36,7 @@
 #define BS_DOUBLE 0
 #endif
 #define LA_DOUBLE BS_DOUBLE
-#include "../core/la_all.tmpl.h"
+#include "../../../mex/core/la_all.tmpl.h"
 
 #include <math.h>
 #include <stdio.h>
