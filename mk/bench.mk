@@ -23,8 +23,11 @@
 #                  validation/bench/bench_files.m); part of make bench;
 #                  writes validation/bench/results/bench_files.md
 #   make bench-goals  only the rows of the goals, ROUNDS rounds (default 5)
-#                  with both kernel sets: each goal's median over the
-#                  rounds, its range and the rounds met
+#                  with both kernel sets, each round through bench_core and
+#                  bench_core_blas: each row's ratio to the same-run sgemm,
+#                  its ceiling (GEMMs alone; the FMA peak) and its share of
+#                  the ceiling (the goal), medians over the rounds, range,
+#                  rounds met, the CPU named
 #                  (validation/run_bench_goals.m); writes
 #                  validation/bench/results/bench_goals.md
 #   make bench-decode-perf  a decode call (T = 1, H = 4) under perf: the
@@ -113,8 +116,8 @@ bench: build $(BENCH_CORE) $(BENCH_CORE_BLAS)
 bench-files: build
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('octave', 'validation/bench'); bench_files ('Reps', 5, 'Out', 'validation/bench/results/bench_files.md');"
 
-bench-goals: build $(BENCH_CORE)
-	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'Rounds', $(ROUNDS));"
+bench-goals: build $(BENCH_CORE) $(BENCH_CORE_BLAS)
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'CoreBlas', '$(abspath $(BENCH_CORE_BLAS))', 'Rounds', $(ROUNDS));"
 
 bench-decode-perf: build
 	@validation/bench/bench_decode_perf.sh $(CALLS)
