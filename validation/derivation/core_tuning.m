@@ -4,8 +4,7 @@ function was = core_tuning (name, value)
   % 'bwd_no_ring') through la_mex ('tuning', ...) and return its old value,
   % so that a check can run the core's other schedule or form of v_new and
   % put the switch back after.  value omitted: only read it.
-  % the repository's MEX (which ('kda_chunk') may name the lab's recording
-  % stand-in, validation/lab/cover/)
+  % the repository's MEX, octave/private/la_mex
   repo = fileparts (fileparts (fileparts (mfilename ('fullpath'))));
   here = pwd ();
   cd (fullfile (repo, 'octave', 'private'));
