@@ -38,7 +38,7 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'python'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'octave', 'python'))
 import kdagdn_dump  # noqa: E402
 
 # T: the sequences' lengths; gate: the log gates are logsigmoid(x + 3) / gate
