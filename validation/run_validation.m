@@ -37,6 +37,8 @@ function ok = run_validation (mode, failfast)
   addpath (fullfile (here, 'lib'));
   addpath (fullfile (here, 'lab'));
   addpath (fullfile (here, 'derivation'));
+  % the test build of the MEX (make testing): the core's tuning switches
+  addpath (fullfile (here, '..', 'build', 'testing'));
   warning ('off', 'Octave:gnuplot-graphics');
   lab_cover ('start');                         % record every call (the coverage matrix)
   cover_off = onCleanup (@() lab_cover ('stop'));
