@@ -37,6 +37,8 @@ function ok = run_validation (mode, failfast)
   addpath (fullfile (here, 'lib'));
   addpath (fullfile (here, 'lab'));
   addpath (fullfile (here, 'derivation'));
+  % the test build of the MEX (make testing): the core's tuning switches
+  addpath (fullfile (here, '..', 'build', 'testing'));
   warning ('off', 'Octave:gnuplot-graphics');
   outdir = fullfile (here, 'report');          % the full lab's report is kept in git
   if (strcmp (mode, 'quick'))

@@ -10,12 +10,12 @@ function d = bench_decode (reps, core_text)
   %     total   [o, S] = kda_recurrent (q, k, v, g, beta, 'InitialState', S)
   %             (the public function: with the build's kda_recurrent.mex,
   %             the gateway itself, no .m wrapper)
-  %     direct  the same call of the private la_mex (the same gateway)
+  %     direct  the same call of la_mex_testing (the gateway's test build)
   %     inside  of direct: mexFunction's entry to its return, the mean of
-  %             the run's calls (la_mex ('last_call')), split into parse
+  %             the run's calls (la_mex_testing ('last_call')), split into parse
   %             (arguments parsed, checked, converted), core (the core's
   %             call) and outputs (the outputs made, and the rest)
-  %     host    [o, S] = la_mex ('outputs_like', v, S): a MEX call that only
+  %     host    [o, S] = la_mex_testing ('outputs_like', v, S): a MEX call that only
   %             makes outputs of these sizes (information: about Octave's
   %             part below)
   %     o only  o = kda_recurrent (...): no state returned (information)
@@ -71,11 +71,11 @@ function d = bench_decode (reps, core_text)
 end
 
 function la = private_la_mex ()
-  % a handle to the gateway itself (it lives in octave/private)
-  here = pwd ();
-  cd (fullfile (fileparts (which ('kda_recurrent')), 'private'));
-  la = @la_mex;
-  cd (here);
+  % a handle to the gateway itself: its test build, which has the call
+  % clock ('last_call') and 'outputs_like' (make testing: build/testing)
+  repo = fileparts (fileparts (fileparts (mfilename ('fullpath'))));
+  addpath (fullfile (repo, 'build', 'testing'));
+  la = @la_mex_testing;
 end
 
 % The inputs of one decode step of a usual model (unit keys, log-sigmoid
@@ -169,8 +169,8 @@ function md = decode_md (d)
                  '(min, max) of runs of 200 calls.  total: `[o, S] = kda_recurrent ' ...
                  '(q, k, v, g, beta, ''InitialState'', S)` (served by kda_recurrent.mex, ' ...
                  'the gateway under the function''s name, no .m wrapper); direct: the same ' ...
-                 'call of the private la_mex; inside: of direct, mexFunction''s entry to ' ...
-                 'return (`la_mex (''last_call'')`), of which parse (arguments parsed, ' ...
+                 'call of la_mex_testing (the gateway''s test build); inside: of direct, mexFunction''s entry to ' ...
+                 'return (`la_mex_testing (''last_call'')`), of which parse (arguments parsed, ' ...
                  'checked, converted), core (the core''s call) and outputs (made, and the ' ...
                  'rest); arithmetic (one step on the same threads, the state in cache) and ' ...
                  'core call (C): `bench_core`, the T = 1 step reading and writing its state; ' ...

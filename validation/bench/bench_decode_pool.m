@@ -5,8 +5,8 @@ function [md, r] = bench_decode_pool (reps, core_text)
   %
   %   kda_recurrent at B = 1, T = 1, K = V = 128, single, H = 4 and 32, a
   %   pool of 64 slots (InitialState K x V x H x 64), the sequence in slot
-  %   7, every call through the private la_mex (the gateway that
-  %   kda_recurrent.mex is a copy of) so that la_mex ('last_call') reads
+  %   7, every call through la_mex_testing (the test build of the gateway that
+  %   kda_recurrent.mex is a copy of) so that la_mex_testing ('last_call') reads
   %   its time inside the MEX.  Four calls, timed in turn within each of
   %   reps runs (after one warm-up), so a burst of load hits them alike:
   %     plain   [o, S] = kda_recurrent (..., 'InitialState', S)
@@ -20,7 +20,7 @@ function [md, r] = bench_decode_pool (reps, core_text)
   %   For each, microseconds per call, run by run, median (min, max) over
   %   the runs:
   %     total    the call as Octave times it
-  %     inside   mexFunction's entry to its return (la_mex ('last_call'),
+  %     inside   mexFunction's entry to its return (la_mex_testing ('last_call'),
   %              the mean over the run's calls), split into parse (the
   %              arguments parsed, checked, converted), core (the core's
   %              call) and outputs (the outputs made, and the rest)
@@ -48,7 +48,7 @@ function [md, r] = bench_decode_pool (reps, core_text)
                  '`''InitialState'', pool, ''Slots'', 7, ''UpdatePool'', false` (the state ' ...
                  'after the step returned); assign: tokens then `pool(:, :, :, 7) = S` (in ' ...
                  'place in Octave); pool: the pool returned (`''Slots'', 7`). inside: ' ...
-                 'mexFunction''s entry to return (`la_mex (''last_call'')`), of which parse ' ...
+                 'mexFunction''s entry to return (`la_mex_testing (''last_call'')`), of which parse ' ...
                  '(arguments parsed, checked, converted), core (the core''s call) and ' ...
                  'outputs (made, and the rest); step: the core''s T = 1 call in C, reading ' ...
                  'and writing its state (bench_core, "core call"); ours = inside - step; ' ...
@@ -90,10 +90,10 @@ function [md, r] = bench_decode_pool (reps, core_text)
 end
 
 function la = private_la_mex ()
-  here = pwd ();
-  cd (fullfile (fileparts (which ('kda_recurrent')), 'private'));
-  la = @la_mex;
-  cd (here);
+  % the gateway's test build, which has the call clock (make testing)
+  repo = fileparts (fileparts (fileparts (mfilename ('fullpath'))));
+  addpath (fullfile (repo, 'build', 'testing'));
+  la = @la_mex_testing;
 end
 
 % Per run (rows) and call (columns, as names above): microseconds per call

@@ -300,7 +300,7 @@
 %! if (isempty (here))
 %!   here = fullfile (pwd (), 'tests');
 %! end
-%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s 5 2>&1', fullfile (here, 'python', 'write_mat_bomb.py'), f));
+%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" %s 5 2>&1', fullfile (here, 'python', 'write_mat_bomb.py'), f));
 %! assert (st, 0, out);
 %! tic;  bad_ (f, [], 'inflates to more than the 56 bytes its matrix claims');  assert (toc < 1);
 %! % a dump holding it: kda_verify refuses it the same way

@@ -23,7 +23,7 @@
 %!  if (~isfield (written, kind))
 %!    written.(kind) = tempname ();
 %!    here = fileparts (which ('test_verify'));
-%!    cmd = sprintf ('/usr/bin/python3 %s %s %s 7 2>&1', ...
+%!    cmd = sprintf ('/usr/bin/python3 "%s" %s %s 7 2>&1', ...
 %!                   fullfile (here, 'python', 'kda_dump.py'), written.(kind), kind);
 %!    [status, out] = system (cmd);
 %!    assert (status, 0, out);

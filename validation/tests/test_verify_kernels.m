@@ -24,7 +24,7 @@
 %!  if (isempty (root))
 %!    root = tempname ();
 %!    here = fileparts (which ('test_verify_kernels'));
-%!    cmd = sprintf ('/usr/bin/python3 %s %s %s 2>&1', ...
+%!    cmd = sprintf ('/usr/bin/python3 "%s" %s %s 2>&1', ...
 %!                   fullfile (here, 'python', 'torch_kernel.py'), root, strjoin (cases, ' '));
 %!    [status, out] = system (cmd);
 %!    assert (status, 0, out);

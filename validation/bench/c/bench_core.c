@@ -40,9 +40,9 @@
  * of docs/flops.md (57), (58), (55).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "../../../mex/core/la_core.h"
-#include "../../../mex/core/la_blas.h"
-#include "../../../mex/core/la_thread.h"
+#include "la_core.h"
+#include "la_blas.h"
+#include "la_thread.h"
 
 #include <math.h>
 #include <stdio.h>

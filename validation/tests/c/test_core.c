@@ -69,8 +69,8 @@
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* sched_getaffinity of another thread, sched_getcpu */
 #endif
-#include "../../../mex/core/la_core.h"
-#include "../../../mex/core/la_internal.h" /* la_alloc, la_workspace_ok, la_spread_* */
+#include "la_core.h"
+#include "la_internal.h" /* la_alloc, la_workspace_ok, la_spread_* */
 
 #include <math.h>
 #include <stdarg.h>
