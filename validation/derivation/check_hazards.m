@@ -11,9 +11,6 @@ function res = check_hazards ()
   % Returns a struct array with fields eq, name, file, residual, bound, pass
   % (eq is the string 'H5' or 'H6').
   F = 'docs/hazards.md';
-  if (~exist ('hz_round', 'file'))
-    addpath (fullfile (fileparts (mfilename ('fullpath')), '..', 'hazards'));
-  end
   res = drv_row (0, '', F, 0, 0); res(1) = [];
 
   %% section 'spans': (H5) the factors of a 16-row sub-chunk, reference row BC//2
@@ -55,7 +52,7 @@ function res = check_hazards ()
     below = isfinite (exp (single (ns(t) * thr * (1 - 1e-4))));
     above = isinf (exp (single (ns(t) * thr * (1 + 1e-4))));
     % an fp16 operand times the fp32 factor, as FLA's b_q * b_gq: finite below
-    q16 = single (hz_round (0.999, 'fp16'));
+    q16 = single (ref_round (0.999, 'fp16'));
     prom = isfinite (q16 * exp (single (ns(t) * thr * (1 - 1e-4))));
     res(end+1) = drv_row ('H5', sprintf (['safe_gate factor of %d steps in fp32: overflows at |l| = %.4f ' ...
                           '(stated %.2f; finite below %d, Inf above %d, fp16 operand times it finite %d)'], ...
