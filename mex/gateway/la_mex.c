@@ -8,7 +8,7 @@
  *   was   = la_mex('tuning', name, value)   one switch of la_tuning (tests)
  *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
  *   t     = la_mex('last_call')   the last call's time inside (la_mex_clock.h)
- *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c)
+ *   [...] = la_mex('file', op, ...)  tensor files (mex/files/la_files_mex.c)
  *
  * The first argument names the public function (the octave/ wrappers pass
  * their own name); the rest are that function's arguments.  Built also
@@ -32,7 +32,7 @@
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
 #include "la_mex_watch.h"
-#include "../files/la_mex_zlib.h"
+#include "../files/la_files_mex.h"
 #include "la_options.h"
 
 #include <stddef.h>
