@@ -46,7 +46,7 @@ $(COV_OBJ)/gateway/%.o: mex/gateway/%.c $(GATE_HDR) $(FILES_HDR) $(CORE_HDR)
 # zlib as in the Octave build (mk/verify.mk)
 $(COV_OBJ)/files/%.o: mex/files/%.c $(FILES_HDR) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(COV_CFLAGS) $(COV_INC) $(if $(filter la_mex_zlib la_mex_mat,$*),-DLA_HAVE_ZLIB) \
+	$(CC) $(COV_CFLAGS) $(COV_INC) $(if $(filter la_files_zlib la_files_mat la_files_mex,$*),-DLA_HAVE_ZLIB) \
 	  -c $(abspath $<) -o $@
 
 $(COV_MEX): $(COV_CORE_OBJ) $(COV_GATE_OBJ)

@@ -7,13 +7,13 @@
 TEST_PKGS += python3-numpy python3-scipy python3-torch
 
 # CRC-32, deflate and inflate of .npz members and the check of compressed
-# .mat variables go through zlib in the MEX (mex/files/la_mex_zlib.c,
+# .mat variables go through zlib in the MEX (mex/files/la_files_zlib.c,
 # la_files_mat.c); a build without LA_HAVE_ZLIB (build_mex.m) computes the
 # CRC itself and refuses deflated members and compressed .mat variables
 # with a clear error.
 DEB_PKGS += zlib1g-dev
 LIBS     += -lz
-$(BUILD)/files/la_mex_zlib.o $(BUILD)/files/la_files_mat.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
+$(BUILD)/files/la_files_zlib.o $(BUILD)/files/la_files_mat.o $(BUILD)/files/la_files_mex.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
 
 .PHONY: test-verify verify-calibrate
 

@@ -12,8 +12,8 @@
 %     NAME.safetensors  one field per tensor (the "__metadata__" entry is skipped)
 %     NAME.mat          one field per variable (level-5 MAT-files: save
 %                       -v7 or -v6 of Octave and MATLAB, scipy's savemat),
-%                       read here, never by load: numeric (complex too),
-%                       logical and char (ASCII) arrays only
+%                       read here, never by load: numeric (complex double
+%                       and single too), logical and char (ASCII) arrays
 %   Field names are the names as written, whatever they are ("do", "a-b",
 %   "x.y" included): read them with s.("do").  Two .npz members with the
 %   same key (q.npy and q) are an error.

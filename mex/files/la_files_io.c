@@ -7,7 +7,10 @@
  * once (a blocking open waits for a writer, deaf to Ctrl-C); the fstat
  * then refuses it.  Where there is no O_NONBLOCK (Windows, for MATLAB),
  * the open blocks as the platform's does, and the fstat still refuses
- * anything that is not a regular file before a byte is read.
+ * anything that is not a regular file before a byte is read.  (The
+ * Windows branch is written from the CRT's documentation and has not
+ * been compiled here; there the rename of a write replaces the old file
+ * in two steps, not atomically.)
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
@@ -34,8 +37,14 @@
 #define stat _stat
 #define fsync _commit
 #define getpid _getpid
+#undef O_RDONLY
+#undef O_WRONLY
 #define O_RDONLY (_O_RDONLY | _O_BINARY)
 #define O_WRONLY (_O_WRONLY | _O_BINARY)
+#ifndef S_ISREG
+#define S_ISREG(m) (((m) & _S_IFMT) == _S_IFREG)
+#define S_ISDIR(m) (((m) & _S_IFMT) == _S_IFDIR)
+#endif
 #else
 #include <unistd.h>
 #endif

@@ -14,8 +14,9 @@
  * and imaginary values, stored in the class's type or a smaller one
  * (MATLAB and Octave store integer-valued doubles as uint8 and so on).
  *
- * Read: numeric arrays of every class (complex too), logical arrays, and
- * char arrays of ASCII text.  Refused, naming what was found and before
+ * Read: numeric arrays of every class (complex: double and single only,
+ * as Octave has no complex integers), logical arrays, and char arrays of
+ * ASCII text.  Refused, naming what was found and before
  * anything is allocated for it: cells, structs, objects, sparse matrices,
  * function handles, opaque (class 17) and unknown classes; a header whose
  * subsystem offset points anywhere (the subsystem holds function handles
@@ -298,8 +299,9 @@ static int matrix(reader *r, const unsigned char *p, size_t size)
   name[e.nbytes] = '\0';
   r->names[r->nvars++] = name;
   v.name = name;
-  if (v.complex && (v.logical || v.cls == LA_MAT_CHAR))
-    return fail(r, "variable '%s': a complex %s", v.name, v.logical ? "logical array" : "char array");
+  if (v.complex && (v.logical || v.cls == LA_MAT_CHAR || v.cls >= LA_MAT_INT8))
+    return fail(r, "variable '%s': a complex %s array (complex arrays are read as double or single only)", v.name,
+                v.logical ? "logical" : v.cls == LA_MAT_CHAR ? "char" : class_name((uint32_t)v.cls));
   if (v.logical && v.cls == LA_MAT_CHAR) return fail(r, "variable '%s': a logical char array", v.name);
   /* the value elements' sizes first: nothing is allocated for a count the file does not hold */
   {

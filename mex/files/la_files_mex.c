@@ -1,26 +1,73 @@
 /*
- * la_files_mex.c -- the MEX side of reading a tensor file from one open
- * descriptor (la_files_io.c) and of the .mat reader (la_files_mat.c):
+ * la_files_mex.c -- la_mex ('file', ...): the MEX side of the tensor-file
+ * module.
  *
- *   [bytes, err] = la_mex('file', 'read', name)      the whole regular file
- *   [s, err] = la_mex('file', 'mat', name, avail)    its variables, a struct
- *   err = la_mex('file', 'write', name, pieces)       uint8 rows (a cell of
+ *   crc = la_mex('file', 'crc32', bytes [, prev])  CRC-32 of zip and gzip
+ *                                      (continuing from prev's bytes)
+ *   [z, err] = la_mex('file', 'deflate', bytes)   raw deflate stream (level 6)
+ *   [x, err] = la_mex('file', 'inflate', z, cap)  at most cap bytes out
+ *                                  (la_files_zlib.c)
+ *   [v, err] = la_mex('file', 'json', bytes, depth)  parse one JSON text
+ *                                  (la_json.c)
+ *   [h, err] = la_mex('file', 'safetensors', header, buffer_bytes)
+ *                                  a safetensors header, checked
+ *                                  (la_files_safetensors.c)
+ *   y = la_mex('file', 'reverse', bytes, shape, esz)  row-major -> column-major
+ *                                  (la_files_axes.c)
+ *   tf = la_mex('file', 'zlib')                   built with zlib?
+ *   n = la_mex('file', 'mem_available')           bytes (-1: unknown)
+ *   [b, err] = la_mex('file', 'read', name)       a regular file's bytes,
+ *                                  from one open descriptor (la_files_io.c)
+ *   [s, err] = la_mex('file', 'mat', name, avail) a level-5 MAT-file's
+ *                                  variables, a struct (la_files_mat.c)
+ *   err = la_mex('file', 'write', name, pieces)   uint8 rows (a cell of
  *                       them) written as the file, whole or not at all
  *
- * err is '' on success, else the reason (the .m caller raises la:badFile
- * naming the file).  Ctrl-C while reading raises la:interrupted here
- * (polled between 1 MiB steps), with nothing returned.
+ * bytes are uint8 rows.  err is '' on success, else the reason (the .m
+ * caller raises la:badFile naming the file), so nothing here throws on a
+ * hostile file.  Ctrl-C while reading or writing raises la:interrupted
+ * here (polled between 1 MiB steps), with nothing returned.
  */
-#include "la_mex_zlib.h"
+#include "la_files_mex.h"
+#include "la_files_axes.h"
 #include "la_files_io.h"
 #include "la_files_mat.h"
+#include "la_files_safetensors.h"
+#include "la_files_zlib.h"
+#include "la_json.h"
 #include "../gateway/la_mex_base.h"
 #include "../gateway/la_mex_intr.h"
 #include "../core/la_core.h"
 
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+char la_files_err[256];
+
+int la_files_fail(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(la_files_err, sizeof la_files_err, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+const unsigned char *la_files_bytes(const mxArray *a, size_t *n)
+{
+  if (!mxIsUint8(a) || mxIsComplex(a))
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: 'file' takes uint8 bytes");
+  *n = mxGetNumberOfElements(a);
+  return (const unsigned char *)mxGetData(a);
+}
+
+mxArray *la_files_row(size_t n)
+{
+  return mxCreateUninitNumericMatrix(1, n, mxUINT8_CLASS, mxREAL);
+}
 
 static char read_err[320];
 
@@ -58,7 +105,7 @@ static int too_big(double bytes, double avail)
   return 0;
 }
 
-void la_mex_file_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+static void file_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   char *name = name_arg(nrhs, prhs);
   mxArray *out = NULL;
@@ -78,7 +125,7 @@ void la_mex_file_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
   answer(nlhs, plhs, out, rc);
 }
 
-void la_mex_file_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+static void file_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   char *name = name_arg(nrhs, prhs);
   const mxArray *c = nrhs > 3 ? prhs[3] : NULL;
@@ -155,7 +202,7 @@ static void mat_free(mat_out *o, int arrays)
   free(o->text);
 }
 
-void la_mex_file_mat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+static void file_mat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   char *name = name_arg(nrhs, prhs);
   const double avail = nrhs > 3 ? mxGetScalar(prhs[3]) : -1;
@@ -212,4 +259,95 @@ void la_mex_file_mat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   if (rc == LA_FILE_INTR) interrupted("la_load", name, "while reading; nothing was returned");
   mxFree(name);
   answer(nlhs, plhs, s, rc);
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  char op[16];
+  const unsigned char *in = NULL;
+  size_t n = 0;
+  mxArray *out = NULL;
+  int rc = 0;
+  if (nrhs < 2 || !mxIsChar(prhs[1]) || mxGetString(prhs[1], op, sizeof op))
+    mexErrMsgIdAndTxt("kda:internal", "la_mex: 'file' needs an operation");
+  la_files_err[0] = '\0';
+  if (!strcmp(op, "zlib")) {
+#ifdef LA_HAVE_ZLIB
+    plhs[0] = mxCreateLogicalScalar(1);
+#else
+    plhs[0] = mxCreateLogicalScalar(0);
+#endif
+    return;
+  }
+  if (!strcmp(op, "mem_available")) {
+    plhs[0] = mxCreateDoubleScalar((double)la_mem_available());
+    return;
+  }
+  if (!strcmp(op, "mat")) {
+    file_mat(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (!strcmp(op, "read")) {
+    file_read(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (!strcmp(op, "write")) {
+    file_write(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (nrhs < 3) mexErrMsgIdAndTxt("kda:internal", "la_mex: 'file' '%s' needs bytes", op);
+  in = la_files_bytes(prhs[2], &n);
+  if (!strcmp(op, "crc32")) {
+    const double prev = nrhs > 3 ? mxGetScalar(prhs[3]) : 0;
+    if (!(prev >= 0 && prev < 4294967296.0 && prev == (double)(uint32_t)prev))
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'crc32' continues from a CRC in [0, 2^32)");
+    plhs[0] = mxCreateDoubleScalar(la_crc32(in, n, prev));
+    return;
+  }
+  if (!strcmp(op, "reverse")) {
+    size_t shape[64], total = 1;
+    const double esz = nrhs > 4 ? mxGetScalar(prhs[4]) : 0;
+    int k, nd = nrhs > 3 ? (int)mxGetNumberOfElements(prhs[3]) : -1;
+    if (nd < 1 || nd > 64 || !mxIsDouble(prhs[3]) || !(esz == 1 || esz == 2 || esz == 4 || esz == 8))
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'reverse' takes bytes, a shape of 1 to 64 axes, 1, 2, 4 or 8");
+    for (k = 0; k < nd; k++) {
+      shape[k] = (size_t)mxGetPr(prhs[3])[k];
+      total *= shape[k];
+    }
+    if (total * (size_t)esz != n)
+      mexErrMsgIdAndTxt("kda:internal", "la_mex: 'reverse': the shape does not match the bytes");
+    plhs[0] = la_files_row(n);
+    if (n) la_reverse_axes(in, (unsigned char *)mxGetData(plhs[0]), shape, nd, (size_t)esz);
+    return;
+  }
+  if (!strcmp(op, "json") || !strcmp(op, "safetensors")) {
+    const double arg = nrhs > 3 ? mxGetScalar(prhs[3]) : 0;
+    jtree t;
+    rc = la_json_parse(&t, in, n, op[0] == 'j' && arg >= 1 && arg <= 1000 ? (int)arg : 64);
+    if (!rc) {
+      if (op[0] == 'j') out = la_json_value(&t, 1);
+      else rc = la_safetensors_header(&t, arg, &out);
+      la_json_free(&t);
+    }
+  } else if (!strcmp(op, "deflate") || !strcmp(op, "inflate")) {
+#ifdef LA_HAVE_ZLIB
+    if (op[0] == 'd') rc = la_deflate(in, n, &out);
+    else {
+      const double cap = nrhs > 3 ? mxGetScalar(prhs[3]) : -1;
+      const double avail = (double)la_mem_available();
+      if (!(cap >= 0 && cap < 9e15)) mexErrMsgIdAndTxt("kda:internal", "la_mex: 'inflate' needs a cap");
+      if (avail >= 0 && cap > avail)
+        rc = la_files_fail("claims %.0f bytes, more than the %.0f bytes of memory available", cap, avail);
+      else rc = la_inflate(in, n, (size_t)cap, &out);
+    }
+#else
+    rc = la_files_fail("deflate and inflate need zlib, and this MEX file was built without it "
+              "(build_mex.m; `make` links zlib)");
+#endif
+  } else mexErrMsgIdAndTxt("kda:internal", "la_mex: unknown 'file' operation '%s'", op);
+  if (rc && nlhs < 2) mexErrMsgIdAndTxt("la:badFile", "la_mex: %s", la_files_err);
+  plhs[0] = out ? out : mxCreateDoubleMatrix(0, 0, mxREAL);
+  if (nlhs > 1) plhs[1] = mxCreateString(rc ? la_files_err : "");
 }

@@ -3,7 +3,7 @@
  *
  *   [...] = la_mex('kda_recurrent', q, k, v, g, beta, Name, Value, ...)
  *           (the state maps too: la_mex('kda_state_map', ...))
- *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c;
+ *   [...] = la_mex('file', op, ...)  tensor files (mex/files/la_files_mex.c;
  *           la_load, la_save and the verifiers call it)
  *
  * Built with -DLA_TESTING (build/testing/la_mex_testing.mex, which the
@@ -39,7 +39,7 @@
 #include "la_mex_mem.h"
 #include "la_mex_opts.h"
 #include "la_mex_watch.h"
-#include "../files/la_mex_zlib.h"
+#include "../files/la_files_mex.h"
 #include "la_options.h"
 
 #include <stddef.h>

@@ -6,7 +6,7 @@
 %   whose field names are the keys as written (a key such as "do" or "a-b"
 %   stays itself: read it with v.("do")), arrays 1 x n cells, numbers
 %   doubles, strings char rows, true / false logicals, null a 0 x 0 double.
-%   The parser (la_mex ('file', 'json'), mex/files/la_mex_zlib.c) is
+%   The parser (la_mex ('file', 'json'), mex/files/la_json.c) is
 %   iterative and stops at nesting deeper than 64; a duplicate key, a
 %   malformed literal or number, invalid UTF-8 or trailing text is a
 %   'la:badFile' error naming FILE.  Unlike jsondecode, nothing is renamed

@@ -13,7 +13,7 @@
 %   deep, each dtype one of its exact names, shape a list of integers,
 %   data_offsets two integers spanning exactly shape x dtype bytes, and the
 %   tensors, in offset order, tiling the buffer with no gap, overlap or
-%   byte left over (la_mex ('file', 'safetensors'), la_mex_zlib.c).
+%   byte left over (la_mex ('file', 'safetensors'), la_files_safetensors.c).
 %   Anything else is a 'la:badFile' error.
 
 function [s, dtypes] = la_safetensors_decode (bytes, file)

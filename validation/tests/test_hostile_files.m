@@ -390,6 +390,9 @@
 %!                   el_(9, typecast (1, 'uint8'))]);
 %! bad_ (fullfile (t, 'noname.mat'), mat_ (noname), 'an empty name');
 %! bad_ (fullfile (t, 'after.mat'), mat_ (el_(15, [zlib_(x), uint8([1 2 3])])), '3 bytes after a compressed variable''s zlib stream');
+%! cint = matrix_ (12, [1 2], [el_(5, [le_(1, 4), le_(2, 4)]), el_(5, [le_(3, 4), le_(4, 4)])]);
+%! cint(18) = 8;                  % the complex flag (Octave has no complex int32)
+%! bad_ (fullfile (t, 'cint.mat'), mat_ (cint), 'a complex int32');
 %! bad_ (fullfile (t, 'frac.mat'), mat_ (matrix_ (12, [1 1], el_(9, typecast (1.5, 'uint8')))), 'does not fit its class int32');
 %! bad_ (fullfile (t, 'range.mat'), mat_ (matrix_ (9, [1 1], el_(5, le_(300, 4)))), 'does not fit its class uint8');
 %! bad_ (fullfile (t, 'tail.mat'), mat_ (matrix_ (6, [1 1], [el_(9, typecast (1, 'uint8')), el_(9, typecast (2, 'uint8'))])), ...
