@@ -22,17 +22,20 @@ forms the repository uses for an equation reference):
   * "(N)" / "(Nx)" in prose: Markdown, CSV / TSV, TeX figures, notebook
     markdown and committed text outputs, and the comments and string
     literals of code (Octave / MATLAB .m, C, Python, Lua, make, shell).
-    Not when glued to a name or a bracket ("x(35)", "f (35)" in code), not
+    Not when glued to a name or a bracket ("x(35)", "f (35)" in code); not
     inside inline code or math of Markdown ($...$; \\tag is handled apart,
-    and the \\text{...} of math is prose),
-    not after an environment variable in backticks (`LAB_RANDOM_SEED` (36),
-    a default value), not in the %! test blocks of .m files (test code);
+    and the \\text{...} of math is prose); not after an environment
+    variable in backticks (`LAB_RANDOM_SEED` (36), a default value) or
+    after a number ("Zen 4 (25)", a code); not in the %! test blocks of .m
+    files (test code);
   * the bare range "(scheme of N-M)" of a row of check_stability.m;
   * ranges "(a)-(b)" (also with an en dash) and lists of them: a range is
     rewritten to the images of its ends when the equations it spans still
     form one run; when they do not, the whole comma- or "and"-separated list
     it belongs to is rewritten as the runs of the images of all its
-    equations ("(21)-(34), (64), (65)" -> "(24)-(39)");
+    equations ("(21)-(34), (64), (65)" -> "(24)-(39)"), and so is a list
+    with a range whose numbers move when its images join into fewer runs
+    ("(35)-(48) and (63)" -> "(40)-(54)");
   * in Octave code: the equation argument of the lab's derivation rows,
     drv_row (N, ...), drv_skip (N, ...), drv_row (N + i, ...) (an offset
     is shifted when the equations N + 1, N + 2, ... it reaches all move by
@@ -69,11 +72,12 @@ LIST_SEPS = (', ', ', and ', ' and ', ',\n', ' and\n')
 STALE_NOTES = {
     'docs/README.md': (re.compile(r'\(the\s+numbers\s+above\s+\d+\s+were\s+added\s+after\s+the\s+'
                                   r'pages\s+they\s+extend,\s+so\s+they\s+are\s+not\s+in\s+reading\s+order\)'),
-                       '(and in reading order:\n`validation/tools/renumber_equations.py --check`, in `make test`)'),
+                       '(and they follow the reading order;\n`make equations-check` holds them to it)'),
 }
 # the bare forms (no parentheses) the repository uses, each a range N-M
 BARE_FORMS = [re.compile(r'\(scheme of (\d+)-(\d+)\)')]
 ENVVAR_BEFORE = re.compile(r'`[A-Z][A-Z0-9_]+`\s*$')
+AFTER_NUMBER = re.compile(r'(?<![\w.])\d+(?:\.\d+)?[ \t]+$')    # "Zen 4 (25)": a code
 # this script and its test: their examples are not the report's references
 OWN_FILES = ('validation/tools/renumber_equations.py',
              'validation/tools/test_renumber_equations.py')
@@ -189,6 +193,9 @@ class Renumberer:
             if ENVVAR_BEFORE.search(t[max(0, m.start() - 60):m.start()]):
                 ed.skip(m.start(), m.group(), 'value of an environment variable')
                 continue
+            if AFTER_NUMBER.search(t[max(0, m.start() - 20):m.start()]):
+                ed.skip(m.start(), m.group(), 'after a number: a value, not a reference')
+                continue
             if not self.is_tag(n, letter):
                 ed.skip(m.start(), m.group(), 'no such equation')
                 continue
@@ -230,6 +237,21 @@ class Renumberer:
         olds = [n for n in self.emap if lo <= n <= hi]
         return olds, sorted(self.emap[n] for n in olds)
 
+    def joins(self, lst):
+        """True when a list with a range, some of whose numbers move, would
+        read as fewer runs after the map (lettered items: never)."""
+        olds, moved, ranged = set(), False, False
+        for s, e, (n, l), end in lst:
+            if l or (end is not None and end[1]):
+                return False
+            span = [n] if end is None else self.span_image(n, end[0])[0]
+            ranged |= end is not None
+            olds.update(span)
+            moved |= any(self.emap.get(k, k) != k for k in span)
+        img = sorted(self.emap[k] for k in olds if k in self.emap)
+        runs = 1 + sum(1 for x, y in zip(img, img[1:]) if y != x + 1)
+        return ranged and moved and runs < len(lst)
+
     def rewrite_list(self, ed, lst):
         t = ed.text
         broken = False
@@ -239,6 +261,8 @@ class Renumberer:
             _, img = self.span_image(n, end[0])
             if not img or img[-1] - img[0] + 1 != len(img):
                 broken = True
+        if not broken and len(lst) > 1 and self.joins(lst):
+            broken = True     # "(35)-(48) and (63)" -> "(40)-(54)": one run now
         if not broken:
             for s, e, (n, l), end in lst:
                 if end is None:

@@ -36,8 +36,10 @@ $$ w = 4 \tag{6} $$
 
 By (5) and (5b), see (3)-(4) and (1)-(2); equations (5)-(6), (3) and (4).
 Lists that no longer run: (2)-(3), (5), (6); and (1)-(3).
+Lists that join: (1)-(2) and (5); kept apart: (1)-(2), (3).
 Not references: version (0.1.0), issue #45, (1 of 3), the year (2026),
-a citation [3], f(3), `g (5)`, $h_{(5)}$, `LAB_RANDOM_SEED` (4), (7) (no such).
+a citation [3], f(3), `g (5)`, $h_{(5)}$, `LAB_RANDOM_SEED` (4), (7) (no such),
+Zen 4 (5) and 4.5 (6).
 In math, $a \text{ by (5)}$.  The label `eq:5`, the H series (H5), (SM4).
 
 ```octave
@@ -136,6 +138,7 @@ class RenumberTest(unittest.TestCase):
         self.assertNotIn('(1) -> ', out)
         self.assertIn('(7)  (no such equation)', out)
         self.assertIn('(value of an environment variable)', out)
+        self.assertIn('(after a number: a value, not a reference)', out)
         self.assertIn('(inside inline code or math)', out)
         self.assertIn('(in code)', out)
         self.assertIn('offset shifted', out)
@@ -148,19 +151,22 @@ class RenumberTest(unittest.TestCase):
         self.assertIn(r'\tag{3b} $$', a)
         self.assertIn(r'\tag{4} $$', a)
         self.assertIn(r'\tag{5} $$', self.read('docs/b.md'))
-        self.assertIn('By (3) and (3b), see (5)-(6) and (1)-(2); equations (3)-(4), (5) and (6).', a)
+        self.assertIn('By (3) and (3b), see (5)-(6) and (1)-(2); equations (3)-(6).', a)
         # (2)-(3) spans {2, 3}, now {2, 5}: with (5), (6) (now 3, 4) the list is
         # one run again; (1)-(3) alone becomes its runs {1, 2}, {5}
         self.assertIn('Lists that no longer run: (2)-(5); and (1)-(2), (5).', a)
+        # {1, 2} and 5 -> 3 join; (3) -> (5) does not join (1)-(2)
+        self.assertIn('Lists that join: (1)-(3); kept apart: (1)-(2), (5).', a)
         for kept in ('(0.1.0)', '#45', '(1 of 3)', '(2026)', '[3]', 'f(3)', '`g (5)`',
                      '$h_{(5)}$', '`LAB_RANDOM_SEED` (4)', '(7) (no such)', '(H5), (SM4)',
+                     'Zen 4 (5) and 4.5 (6).',
                      'x = y (3);'):
             self.assertIn(kept, a)
         self.assertIn(r'$a \text{ by (3)}$', a)
         self.assertIn('`eq:3`', a)
         self.assertIn('% (5) in a comment', a)
         m = self.read('validation/derivation/check_b.m')
-        self.assertIn('% reproduce eq. (5)-(6), and (4)', m)
+        self.assertIn('% reproduce eq. (4)-(6)\n', m)
         self.assertIn("drv_row (5, '(5) first'", m)
         self.assertIn("drv_skip (4, '(4) skipped'", m)
         self.assertIn('drv_peak_rows(6)', m)
