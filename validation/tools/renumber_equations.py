@@ -338,8 +338,8 @@ class Renumberer:
                     ed.skip(m.start(), m.group(), 'offset reaching no equation')
                     continue
                 ed.add(m.start(1), m.end(1), str(n + shift[0]))
-                ed.skip(m.start(), m.group(), 'offset shifted by %+d: right only for %s = 1..%d'
-                        % (shift[0], m.group(2), len(run)))
+                ed.skip(m.start(), m.group(), 'NOTE: rewritten, offset shifted by %+d: right '
+                        'only for %s = 1..%d' % (shift[0], m.group(2), len(run)))
         for m in REF_RE.finditer(t, a, b):
             key = m.group(1) + m.group(2)
             if key in self.changed and m.start(1) not in done:
@@ -627,7 +627,7 @@ def main(argv=None):
             if ed.edits:
                 print('  %5d  %s' % (len(ed.edits), ed.path))
         print('  %5d  in %d files' % (count_total, sum(1 for e in results if e.edits)))
-        print('\nskipped candidates (not rewritten):')
+        print('\nskipped candidates (not rewritten; NOTE: rewritten, to read):')
         for ed in results:
             for pos, cand, why in sorted(ed.skipped):
                 where = ed.path if ed.path.endswith('.ipynb') else '%s:%d' % (ed.path, ed.line(pos))
