@@ -1,0 +1,28 @@
+# ---- equation numbers in reading order -----------------------------------------
+#   make equations-check     the report's numbered equations (1), (2), ... follow
+#                            the reading order of its pages (PDF_DOCS of
+#                            mk/pdf.mk); a step of make test
+#   make equations-dry-run   what renumbering would change: the map, the
+#                            replacements per file, the candidates it skips
+#   make equations-renumber  renumber them and rewrite every reference in the
+#                            tracked files (then make pdf, and commit)
+#   make equations-selftest  the script on a small repository built for the
+#                            test (validation/tools/test_renumber_equations.py)
+# The script and the forms it rewrites: validation/tools/renumber_equations.py.
+EQ_PYTHON ?= /usr/bin/python3
+EQ_SCRIPT := validation/tools/renumber_equations.py
+
+.PHONY: equations-check equations-dry-run equations-renumber equations-selftest
+TEST_STEPS += equations-selftest equations-check
+
+equations-check:
+	$(EQ_PYTHON) $(EQ_SCRIPT) --check
+
+equations-dry-run:
+	$(EQ_PYTHON) $(EQ_SCRIPT) --dry-run
+
+equations-renumber:
+	$(EQ_PYTHON) $(EQ_SCRIPT)
+
+equations-selftest:
+	$(EQ_PYTHON) validation/tools/test_renumber_equations.py
