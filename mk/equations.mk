@@ -13,7 +13,7 @@ EQ_PYTHON ?= /usr/bin/python3
 EQ_SCRIPT := validation/tools/renumber_equations.py
 
 .PHONY: equations-check equations-dry-run equations-renumber equations-selftest
-TEST_STEPS += equations-selftest equations-check
+VALIDATE_STEPS += equations-selftest equations-check
 
 equations-check:
 	$(EQ_PYTHON) $(EQ_SCRIPT) --check
