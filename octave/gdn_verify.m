@@ -51,7 +51,7 @@
 %   the last wrong step, where a backward-flowing error starts); besides
 %   the global ratio, the error in each window (sequence, chunk, head;
 %   sequence, step, head) against the emulated kernel's there: warn above
-%   4 x, fail above 8 x (docs/verify.md section 4); a heat map
+%   8 x, fail above 16 x (docs/verify.md section 4); a heat map
 %   verify_NAME.png of the error over (step, head).  The Markdown report
 %   goes to verify_report.md and the same for programs to
 %   verify_report.json (schema kdagdn.verify_report; both written fresh,

@@ -5,7 +5,7 @@
  *   badClass      not single/double, complex, sparse, or classes mixed
  *   badShape      a size that does not fit the others
  *   badOption     bad option value (names and kinds: la_mex_opts.c)
- *   badCuSeqlens  CuSeqlens not [0, ..., T] increasing integers, or B > 1
+ *   badCuSeqlens  CuSeqlens not [0, ..., T] non-decreasing integers, or B > 1
  *   and the identifiers of la_problem_check (la_core.h).
  */
 #include "la_mex_args.h"

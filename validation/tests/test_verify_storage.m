@@ -106,13 +106,13 @@
 %! % one step of one head ungated (bf16): o's global ratio is within its
 %! % bounds, but in its windows o is far above what a correct bf16 kernel
 %! % shows there: it fails, at sequence 1, head 1, from chunk 1 (steps 16-31,
-%! % the bug at t = 20); the clean twin passes with every local score under 4
+%! % the bug at t = 20); the clean twin passes with every local score under 8
 %! [ok, r] = kda_verify (dump_ ('kda:bf16:gate1:1'), 'ReportDir', '');
 %! assert (~ok);
 %! o = verify_row (r, 'o');
 %! assert (o.ratio < o.tol, 'global ratio %g, bound %g', o.ratio, o.tol);
-%! assert (strcmp (o.status, 'fail') && o.local > 8);
+%! assert (strcmp (o.status, 'fail') && o.local > 16);
 %! verify_has (o.where, 'local check', 'sequence 1, chunk 1', 'head 1');
 %! [ok, r] = kda_verify (dump_ ('kda:bf16:none:1'), 'ReportDir', '');
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
-%! assert (max ([r.rows.local]) < 4);
+%! assert (max ([r.rows.local]) < 8);
