@@ -4,7 +4,7 @@
 # /usr/bin/python3 (validation/tests/python/), and dumps of an independent
 # chunked kernel in PyTorch written by the users' dump writer
 # octave/python/kdagdn_dump.py (test_verify_kernels).
-TEST_PKGS += python3-numpy python3-scipy python3-torch
+TEST_PKGS += python3-numpy python3-scipy python3-torch python3-pytest
 
 # CRC-32, deflate and inflate of .npz members and the check of compressed
 # .mat variables go through zlib in the MEX (mex/files/la_files_zlib.c,
@@ -23,6 +23,6 @@ test-verify: build ## the tensor-file and kda_verify tests alone
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests ('test_verify');"
 
 # where correct and precision-buggy kernels sit against kda_verify's bounds
-# (larger sizes, several seeds; docs/verify.md section 3 keeps the numbers)
+# (larger sizes, several seeds; docs/verify.md section 4 keeps the numbers)
 verify-calibrate: build ## where correct and buggy kernels sit against the bounds
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('$(abspath octave)', '$(abspath validation/lab)'); lab_verify_calibration ();"

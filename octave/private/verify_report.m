@@ -73,18 +73,22 @@ function [text, file, json, json_file] = verify_report (op, verdict, rows, unche
   json_file = '';
   if (~isempty (folder))
     json_file = fullfile (folder, 'verify_report.json');
-    write_fresh (op, folder, json_file, json);
+    write_whole (op, json_file, json);
   end
   lines = [lines, {'', '## Notes', ''}, strcat({'- '}, notes)];
   text = sprintf ('%s\n', lines{:});
   file = '';
   if (~isempty (folder))
     file = fullfile (folder, 'verify_report.md');
-    % whole or not at all (la_files_io.c): a failed write is an error, not a verdict
-    err = la_mex ('file', 'write', file, unicode2native (text, 'UTF-8'));
-    if (~isempty (err))
-      error ('la:badFile', '%s_verify: cannot write the report %s: %s', op, file, err);
-    end
+    write_whole (op, file, text);
+  end
+end
+
+function write_whole (op, file, text)
+  % whole or not at all (la_files_io.c): a failed write is an error, not a verdict
+  err = la_mex ('file', 'write', file, unicode2native (text, 'UTF-8'));
+  if (~isempty (err))
+    error ('la:badFile', '%s_verify: cannot write the report %s: %s', op, file, err);
   end
 end
 
@@ -122,18 +126,6 @@ function v = field_or (s, name, default)
   if (isfield (s, name))
     v = s.(name);
   end
-end
-
-function write_fresh (op, folder, file, text)
-  % written under a fresh name, then moved over file
-  tmp = fresh_name (folder, '.json');
-  fid = fopen (tmp, 'w');
-  if (fid < 0)
-    error ('la:badFile', '%s_verify: cannot write in %s', op, folder);
-  end
-  fprintf (fid, '%s', text);
-  fclose (fid);
-  move_into_place (op, tmp, file);
 end
 
 function s = fla_line ()
