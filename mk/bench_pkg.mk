@@ -30,7 +30,7 @@ define pkg_install_into
 	    fid = fopen ('$(BENCH_PKG_HOME)/$(1)/dir', 'w'); fprintf (fid, '%s', l{1}.dir); fclose (fid);"
 endef
 
-bench-pkg: build dist
+bench-pkg: build dist ## the installed package beside the build, timed in one run
 	@rm -rf $(BENCH_PKG_HOME)
 	$(call pkg_install_into,native,native)
 	$(call pkg_install_into,portable,$(PKG_PORTABLE))

@@ -65,7 +65,7 @@ cov_env = GCOV_PREFIX=$(abspath $(COV_RUNS))/$(1) GCOV_PREFIX_STRIP=0
 cov_run = { $(2) > $(abspath $(COV_DIR))/$(1).log 2>&1 || echo $(1) >> $(abspath $(COV_DIR))/failed; \
             echo "coverage, $(1): $$(tail -n 1 $(abspath $(COV_DIR))/$(1).log)"; }
 
-coverage: deps $(COV_MEX) $(COV_TEST)
+coverage: deps $(COV_MEX) $(COV_TEST) ## lines and branches of the C code the tests reach (gcov; build/coverage)
 	@rm -rf $(COV_RUNS) $(COV_TREE) $(COV_DIR)/failed && mkdir -p $(COV_RUNS) $(COV_TREE)
 	@git ls-files -z | xargs -0 tar -cf - | tar -xf - -C $(COV_TREE)
 	@for f in octave/private/la_mex octave/kda_recurrent octave/gdn_recurrent; do \
@@ -81,6 +81,6 @@ coverage: deps $(COV_MEX) $(COV_TEST)
 	@if [ -f $(COV_DIR)/failed ]; then for r in $$(cat $(COV_DIR)/failed); do \
 	  echo "coverage: the $$r run failed ($(COV_DIR)/$$r.log):"; tail -n 30 $(COV_DIR)/$$r.log; done; exit 1; fi
 
-coverage-report: coverage
+coverage-report: coverage ## make coverage, and writes validation/report/coverage.md
 	cp $(COV_DIR)/coverage.md validation/report/coverage.md
 	@echo "wrote validation/report/coverage.md"

@@ -15,14 +15,14 @@ EQ_SCRIPT := validation/tools/renumber_equations.py
 .PHONY: equations-check equations-dry-run equations-renumber equations-selftest
 VALIDATE_STEPS += equations-selftest equations-check
 
-equations-check:
+equations-check: ## step: the numbered equations follow the reading order
 	$(EQ_PYTHON) $(EQ_SCRIPT) --check
 
-equations-dry-run:
+equations-dry-run: ## what renumbering the equations would change
 	$(EQ_PYTHON) $(EQ_SCRIPT) --dry-run
 
-equations-renumber:
+equations-renumber: ## renumber the equations in reading order; rewrites tracked files
 	$(EQ_PYTHON) $(EQ_SCRIPT)
 
-equations-selftest:
+equations-selftest: ## step: the renumbering script on a scratch repository
 	$(EQ_PYTHON) validation/tools/test_renumber_equations.py

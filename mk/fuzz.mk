@@ -42,14 +42,14 @@ VALIDATE_STEPS += fuzz-files-quick
 # hang or fail otherwise; test_hostile_files runs a quick share
 MAT_SEED  ?= 46
 MAT_COUNT ?= 10000
-fuzz-mat: build
+fuzz-mat: build ## step: damaged .mat files through la_load (FILES_COUNT)
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_files ('Seed', $(MAT_SEED), 'Count', $(MAT_COUNT), 'TimeLimit', $(FUZZ_TIME), 'OutDir', 'build/fuzz-mat', 'Formats', {'.mat'});"
 
 TEST_STEPS += fuzz-mat
 
 # the .mat reader alone under ASan + UBSan: 100,000 damaged files, any
 # memory error, undefined behaviour or leak stops it
-fuzz-mat-c: build
+fuzz-mat-c: build ## step: the C .mat reader on damaged files under ASan + UBSan
 	@mkdir -p $(BUILD)/fuzz-mat-c
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_mat_seeds ('$(BUILD)/fuzz-mat-c');"
 	$(CC) $(SAN_CFLAGS) -DLA_HAVE_ZLIB validation/fuzz/c/fuzz_mat.c mex/files/la_files_mat.c -lz -lm -o $(BUILD)/fuzz-mat-c/fuzz_mat

@@ -13,7 +13,9 @@
 
 ML_DIR := $(BUILD)/matlab
 
-test-matlab-path: deps
+VALIDATE_STEPS += test-matlab-path
+
+test-matlab-path: deps ## build_mex (the MATLAB path) under Octave, and its tests
 	@rm -rf $(ML_DIR) && mkdir -p $(ML_DIR)/octave/private
 	cp octave/*.m $(ML_DIR)/octave/
 	cp octave/private/*.m $(ML_DIR)/octave/private/
