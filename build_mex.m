@@ -3,7 +3,8 @@
 %   build_mex ()
 %   build_mex (Name, Value, ...)
 %
-%   Compiles the C core (mex/core/*.c) and the gateway (mex/gateway/*.c)
+%   Compiles the C core (mex/core/*.c), the gateway (mex/gateway/*.c) and
+%   the tensor-file readers (mex/files/*.c)
 %   into octave/private/la_mex.<mexext>, the one MEX file behind the public
 %   functions of octave/, and copies it to octave/kda_recurrent.<mexext> and
 %   octave/gdn_recurrent.<mexext>, which serve those two functions without
@@ -24,6 +25,11 @@
 %                       over sequences and heads; false builds serially
 %     OutDir   ''       where to write the MEX file (default octave/private)
 %     Verbose  false    print the compiler commands
+%
+%   The tensor-file readers (mex/files) are compiled without zlib, which
+%   MATLAB does not ship: la_load refuses deflated .npz members and
+%   compressed .mat variables (save -v7) with la:badFile saying so; stored
+%   members and save -v6 files are read in full.
 %
 %   What was checked by reading and what was run: docs/matlab.md.
 %

@@ -23,8 +23,11 @@
 #                  validation/bench/bench_files.m); part of make bench;
 #                  writes validation/bench/results/bench_files.md
 #   make bench-goals  only the rows of the goals, ROUNDS rounds (default 5)
-#                  with both kernel sets: each goal's median over the
-#                  rounds, its range and the rounds met
+#                  with both kernel sets, each round through bench_core and
+#                  bench_core_blas: each row's ratio to the same-run sgemm,
+#                  its ceiling (GEMMs alone; the FMA peak) and its share of
+#                  the ceiling (the goal), medians over the rounds, range,
+#                  rounds met, the CPU named
 #                  (validation/run_bench_goals.m); writes
 #                  validation/bench/results/bench_goals.md
 #   make bench-decode-perf  a decode call (T = 1, H = 4) under perf: the
@@ -40,27 +43,27 @@ ROUNDS ?= 5
 BENCH_CORE := $(BUILD)/bench_core
 BENCH_CORE_BLAS := $(BUILD)/bench_core_blas
 
-$(BENCH_CORE): validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
+$(BENCH_CORE): validation/bench/c/bench_core.c $(CORE_HDR) $(LIBLA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Imex/core $< $(LIBLA) -o $@ $(LIBS)
 
-$(BENCH_CORE_BLAS): validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR) $(ENGINE_STAMP)
+$(BENCH_CORE_BLAS): validation/bench/c/bench_core.c $(CORE_HDR) $(call la_lib,tblas)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DLA_TIME_BLAS validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(FLAGS_tblas) -Imex/core $< $(call la_lib,tblas) -o $@ $(LIBS)
 
-# bench_solve includes the core's templates of one class itself (to reach
-# its static solve), so it links the core without that class's la_*.c.
-$(BUILD)/bench_solve_s: validation/bench/c/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+# bench_solve times the core's solve (la_tri_solve_lower_s / _d,
+# la_internal.h), one class per program.
+$(BUILD)/bench_solve_s: validation/bench/c/bench_solve.c $(CORE_HDR) $(LIBLA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DBS_DOUBLE=0 $< $(filter-out %/la_float.c,$(CORE_SRC)) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Imex/core -DBS_DOUBLE=0 $< $(LIBLA) -o $@ $(LIBS)
 
-$(BUILD)/bench_solve_d: validation/bench/c/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_solve_d: validation/bench/c/bench_solve.c $(CORE_HDR) $(LIBLA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DBS_DOUBLE=1 $< $(filter-out %/la_double.c,$(CORE_SRC)) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Imex/core -DBS_DOUBLE=1 $< $(LIBLA) -o $@ $(LIBS)
 
-$(BUILD)/bench_solve_san: validation/bench/c/bench_solve.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_solve_san: validation/bench/c/bench_solve.c $(CORE_HDR) $(call la_lib,san)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) -DBS_DOUBLE=0 $< $(filter-out %/la_float.c,$(CORE_SRC)) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) -Imex/core -DBS_DOUBLE=0 $< $(call la_lib,san) -o $@ $(LIBS)
 
 # The bench driver itself under ASan + UBSan (part of make test): one rep of
 # every chunked row of bench_core_blas, both of its tables, and the plain
@@ -68,16 +71,16 @@ $(BUILD)/bench_solve_san: validation/bench/c/bench_solve.c $(CORE_SRC) $(CORE_HD
 # compared); it reads nothing of the timings, only that each row ran, the
 # schedules agreed and the driver is clean.  bench_solve likewise: one round
 # of a few solves, its six rows printed, every accuracy at rounding level.
-$(BUILD)/bench_core_san: validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_core_san: validation/bench/c/bench_core.c $(CORE_HDR) $(call la_lib,tblas_san)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) -DLA_TIME_BLAS validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(FLAGS_tblas_san) -Imex/core $< $(call la_lib,tblas_san) -o $@ $(LIBS)
 
-$(BUILD)/bench_core_san_plain: validation/bench/c/bench_core.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/bench_core_san_plain: validation/bench/c/bench_core.c $(CORE_HDR) $(call la_lib,san)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) validation/bench/c/bench_core.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) -Imex/core $< $(call la_lib,san) -o $@ $(LIBS)
 
 .PHONY: test-bench-sanitize
-test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain $(BUILD)/bench_solve_san
+test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain $(BUILD)/bench_solve_san ## step: the bench drivers under ASan + UBSan, one rep
 	@$(SAN_ENV) OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_san 1 16 > $(BUILD)/bench_solve_san.out
 	@test $$(grep -c '^| [0-9]* | .* | [0-9.]* ([0-9.-]*) | [0-9.]* | [0-9.]*e-0[7-9] |$$' $(BUILD)/bench_solve_san.out) = 6
 	@$(SAN_ENV) $(BUILD)/bench_core_san 1 64 > $(BUILD)/bench_core_san.out
@@ -96,25 +99,25 @@ test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain 
 
 TEST_STEPS += test-bench-sanitize
 
-bench-c: deps $(BENCH_CORE) $(BENCH_CORE_BLAS) $(BUILD)/bench_solve_s $(BUILD)/bench_solve_d
+bench-c: deps $(BENCH_CORE) $(BENCH_CORE_BLAS) $(BUILD)/bench_solve_s $(BUILD)/bench_solve_d ## timings of the core without Octave
 	$(BENCH_CORE) $(BENCH_REPS)
 	OPENBLAS_CORETYPE=Haswell LIBXSMM_TARGET=hsw $(BENCH_CORE) $(BENCH_REPS)
 	OPENBLAS_CORETYPE=Haswell LIBXSMM_TARGET=hsw $(BENCH_CORE_BLAS) $(BENCH_REPS)
 	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_s
 	OPENBLAS_NUM_THREADS=1 $(BUILD)/bench_solve_d
 
-bench-deps:
+bench-deps: ## install PyTorch for the peer rows
 	$(call apt_ensure,python3-torch,--no-install-recommends)
 
-bench: build $(BENCH_CORE) $(BENCH_CORE_BLAS)
+bench: testing $(BENCH_CORE) $(BENCH_CORE_BLAS) ## timings through Octave; writes validation/bench/results/bench.md
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench ('Core', '$(abspath $(BENCH_CORE))', 'CoreBlas', '$(abspath $(BENCH_CORE_BLAS))');"
 	@$(MAKE) --no-print-directory bench-files
 
-bench-files: build
+bench-files: build ## la_save / la_load beside numpy; writes validation/bench/results/bench_files.md
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('octave', 'validation/bench'); bench_files ('Reps', 5, 'Out', 'validation/bench/results/bench_files.md');"
 
-bench-goals: build $(BENCH_CORE)
-	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'Rounds', $(ROUNDS));"
+bench-goals: testing $(BENCH_CORE) $(BENCH_CORE_BLAS) ## the goal rows and their ceilings, ROUNDS rounds; writes validation/bench/results/bench_goals.md
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'CoreBlas', '$(abspath $(BENCH_CORE_BLAS))', 'Rounds', $(ROUNDS));"
 
-bench-decode-perf: build
+bench-decode-perf: build ## a decode call under perf (needs linux-perf)
 	@validation/bench/bench_decode_perf.sh $(CALLS)

@@ -24,8 +24,7 @@ PKG_ZLIB    := $(if $(shell grep -l '<zlib.h>' $(GATE_SRC) $(FILES_SRC) $(CORE_S
 
 .PHONY: dist test-pkg clean-dist
 
-dist: $(PKG_TGZ)
-
+dist: $(PKG_TGZ) ## the Octave package kdagdn-VERSION.tar.gz
 $(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(CORE_HDR) $(GATE_SRC) $(GATE_HDR) $(FILES_SRC) $(FILES_HDR) LICENSE NEWS.md \
             mk/dist/src-Makefile validation/tests/pkg_roundtrip.m mk/dist.mk
 	@test -n "$(PKG_VERSION)" || { echo "no version in octave/kdagdn_version.m"; exit 1; }
@@ -64,14 +63,14 @@ $(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(COR
 # A fresh HOME (and no XDG folders, no OCTAVE_PATH): pkg installs under it;
 # pkg_roundtrip gives pkg lists of its own, so nothing of the user's Octave
 # set-up, nor a kdagdn installed globally as root, is read or touched.
-test-pkg: deps dist
+test-pkg: deps dist ## step: install, load, test and uninstall the package in a scratch HOME
 	@rm -rf $(BUILD)/pkg-home && mkdir -p $(BUILD)/pkg-home
 	env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u OCTAVE_PATH \
-	  HOME=$(abspath $(BUILD)/pkg-home) $(OCTAVE) $(OCTFLAGS) \
+	  HOME="$(abspath $(BUILD)/pkg-home)" $(OCTAVE) $(OCTFLAGS) \
 	  --eval "addpath ('$(abspath validation/tests)'); pkg_roundtrip ('$(abspath $(PKG_TGZ))', '$(abspath README.md)')"
 
 TEST_STEPS += test-pkg
 
 clean: clean-dist
-clean-dist:
+clean-dist: ## remove the package and its staging
 	rm -rf $(BUILD)/dist $(BUILD)/pkg-home kdagdn-*.tar.gz

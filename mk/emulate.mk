@@ -9,14 +9,14 @@
 $(BUILD)/test_round: validation/tests/c/test_round.c mex/core/la_round.h mex/core/la_core.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -O2 -Wall -Wextra -fsanitize=undefined -fno-sanitize-recover=all \
-	  validation/tests/c/test_round.c -o $@ -lm
+	  -Imex/core validation/tests/c/test_round.c -o $@ -lm
 
 $(BUILD)/test_round_vec: validation/tests/c/test_round.c mex/core/la_round.h mex/core/la_core.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(OPT) -fopenmp -fno-math-errno -Wall -Wextra validation/tests/c/test_round.c \
+	$(CC) -std=c11 $(OPT) -fopenmp -fno-math-errno -Wall -Wextra -Imex/core validation/tests/c/test_round.c \
 	  -o $@ -lm
 
-test-round: $(BUILD)/test_round $(BUILD)/test_round_vec
+test-round: $(BUILD)/test_round $(BUILD)/test_round_vec ## step: the bf16 / fp16 rounding at every halfway case
 	$(BUILD)/test_round
 	$(BUILD)/test_round_vec
 

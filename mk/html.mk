@@ -6,12 +6,12 @@
 HTML_DIR := $(BUILD)/html
 
 .PHONY: html deps-html
-TEST_STEPS += html
+VALIDATE_STEPS += html
 
-deps-html:
+deps-html: ## install pandoc
 	$(call apt_ensure,pandoc,--no-install-recommends)
 
-html: deps-html
+html: deps-html ## step: build/html, the help of every function and docs/*.md
 	@rm -rf $(HTML_DIR) && mkdir -p $(HTML_DIR)/docs
 	@for f in docs/*.md; do \
 	  name=$$(basename $$f .md); \

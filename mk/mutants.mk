@@ -4,7 +4,7 @@
 # make mutants MUTANTS="id ..."  a subset; writes build/mutants/mutants.md
 # make mutants-check           seconds, no build: lists the mutants whose text
 #                              no longer occurs exactly once (fails if any);
-#                              not in make test: others' edits move the code
+#                              a step of make validate
 # Each mutant runs in a scratch copy under build/mutants/ (logs in
 # build/mutants/logs/), MUTANTS_JOBS at a time, against the lab in
 # MUTANTS_MODE (quick or full); see validation/mutants/README.md.
@@ -15,13 +15,13 @@ MUTANTS_OUT  := $(if $(MUTANTS),$(BUILD)/mutants/mutants.md,validation/mutants/m
 
 .PHONY: mutants mutants-check
 
-mutants-check:
+mutants-check: ## step: every mutant text occurs exactly once (seconds)
 	/usr/bin/python3 validation/mutants/run_mutants.py --check $(if $(MUTANTS),--ids $(MUTANTS))
 
-# a moved text leaves its mutant stale: caught in seconds by make test
-TEST_STEPS += mutants-check
+# a moved text leaves its mutant stale: caught in seconds by make validate
+VALIDATE_STEPS += mutants-check
 
-mutants: build
+mutants: build ## run the mutants; writes validation/mutants/mutants.md
 	$(call apt_ensure,python3 rsync,--no-install-recommends)
 	/usr/bin/python3 validation/mutants/run_mutants.py --jobs $(MUTANTS_JOBS) \
 	  --mode $(MUTANTS_MODE) --out $(MUTANTS_OUT) $(if $(MUTANTS),--ids $(MUTANTS))
@@ -35,20 +35,20 @@ mutants: build
 # la_blas.h counts a product before it picks the engine): the wrap cannot
 # reach the malloc and free of libxsmm's archive, nor should its registry
 # count as the core's memory.
-$(BUILD)/flops_driver: validation/derivation/flops_driver.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/flops_driver: validation/derivation/flops_driver.c $(CORE_HDR) $(call la_lib,flops)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BLAS) -DLA_COUNT_FLOPS $< $(CORE_SRC) -o $@ -Wl,--wrap=malloc,--wrap=free $(LIBS_BLAS)
+	$(CC) $(FLAGS_flops) $< $(call la_lib,flops) -o $@ -Wl,--wrap=malloc,--wrap=free $(LIBS_BLAS)
 
 # The same driver under ASan + UBSan (part of make test): every path and
 # operator once at a small size with a short last chunk; it must count, free
 # what the core took, and be clean.
-$(BUILD)/flops_driver_san: validation/derivation/flops_driver.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/flops_driver_san: validation/derivation/flops_driver.c $(CORE_HDR) $(call la_lib,flops_san)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS_BLAS) -DLA_COUNT_FLOPS $< $(CORE_SRC) -o $@ \
+	$(CC) $(FLAGS_flops_san) $< $(call la_lib,flops_san) -o $@ \
 	  -Wl,--wrap=malloc,--wrap=free $(LIBS_BLAS)
 
 .PHONY: test-flops-sanitize
-test-flops-sanitize: deps $(BUILD)/flops_driver_san
+test-flops-sanitize: deps $(BUILD)/flops_driver_san ## step: the flops driver under ASan + UBSan
 	@for path in rec_fwd rec_bwd chunk_fwd chunk_bwd; do for op in kda gdn; do \
 	  OMP_NUM_THREADS=1 $(SAN_ENV) $(BUILD)/flops_driver_san $$path $$op 100 32 16 8 \
 	    > /dev/null || exit 1; done; done

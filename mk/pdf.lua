@@ -6,17 +6,30 @@
 --    the label, so "(28)" in the Markdown is "(28)" in the PDF, and "(H5)",
 --    "(SM4)", "(2b)" likewise;
 --  * pages: each input file has one level-1 heading; a link to "page.md"
---    goes to that heading, "page.md#anchor" to the anchor; a link to a file
+--    goes to that heading (a link whose text is the file name reads as the
+--    page's title, in italics), "page.md#anchor" to the anchor; a link to a file
 --    that is not in the report becomes plain text (no dead links);
 --  * sections: the pages number their level-2 headings "N. Title"; the
 --    number is dropped (LaTeX numbers the sections), and "section N" in the
 --    text becomes a link to section N of the page named just before it (a
 --    link to page.md) or of the current page;
+--  * figure references: a link [Figure](#fig:x) to the figure
+--    ![...](...){#fig:x} reads "Figure N" with LaTeX's number N; the build
+--    stops if a figure has no label, is never referenced, or a reference
+--    names no figure;
 --  * figures: "figures/NAME.png" is replaced by the vector NAME.pdf drawn by
 --    make pdf, when it exists in $PDF_FIGURES; other images are found from
 --    $PDF_DOCS_DIR (the pages' folder), since LaTeX runs in the build folder;
 --  * tables: column widths follow the length of their contents; rows of the
 --    index of pages that name a page outside the report are dropped;
+--  * notebook outputs: a code block between the HTML comments
+--    <!-- notebook-output PATH "TEXT" [N] --> and <!-- /notebook-output -->
+--    is a copy of a notebook's committed output: the output of the notebook
+--    PATH (from the repository's root) that contains TEXT, from the line
+--    holding TEXT on, N lines (all if N is absent).  The PDF shows the
+--    notebook's own lines, and the build stops if the copy in the page
+--    differs from them (so a table of the page cannot drift from the
+--    notebook it quotes);
 --  * the first page (docs/README.md) is titled "Introduction".
 
 local figdir = os.getenv("PDF_FIGURES") or ""
@@ -37,6 +50,7 @@ local page_of_file = {}     -- "recurrence.md" -> identifier of its H1
 local page_number = {}      -- H1 identifier -> 1, 2, ...
 local section_id = {}       -- H1 identifier -> {[n] = identifier of "n. ..."}
 local tags = {}             -- "28" -> true
+local page_title = {}       -- H1 identifier -> its title (inlines)
 
 local function collect(doc)
   local files = {}
@@ -51,6 +65,7 @@ local function collect(doc)
       page = blk.identifier
       page_number[page] = h1
       section_id[page] = {}
+      page_title[page] = (h1 == 1) and pandoc.List({pandoc.Str("Introduction")}) or blk.content
       if files[h1] then page_of_file[basename(files[h1])] = page end
     elseif blk.t == "Header" and blk.level == 2 and page then
       local n = pandoc.utils.stringify(blk.content):match("^(%d+)%.%s")
@@ -67,6 +82,75 @@ local function collect(doc)
       end
     end
   })
+  -- every figure (an image alone in its paragraph) has a label fig:NAME and
+  -- at least one [Figure](#fig:NAME) in the text
+  local figs, refs, unlabelled = {}, {}, {}
+  doc:walk({
+    Para = function(p)
+      if #p.content == 1 and p.content[1].t == "Image" then
+        local id = p.content[1].identifier
+        if id:match("^fig:") then figs[id] = true
+        else unlabelled[#unlabelled + 1] = p.content[1].src end
+      end
+    end,
+    Link = function(l)
+      local id = l.target:match("^#(fig:.+)$")
+      if id then refs[id] = true end
+    end
+  })
+  local bad = {}
+  for _, src in ipairs(unlabelled) do bad[#bad + 1] = "no {#fig:...} label: " .. src end
+  for id in pairs(figs) do
+    if not refs[id] then bad[#bad + 1] = "never referenced: " .. id end
+  end
+  for id in pairs(refs) do
+    if not figs[id] then bad[#bad + 1] = "reference to no figure: " .. id end
+  end
+  if #bad > 0 then
+    table.sort(bad)
+    error("pdf.lua: figures must be labelled and referenced:\n  " .. table.concat(bad, "\n  "))
+  end
+end
+
+-- ---- notebook outputs ------------------------------------------------------
+local notebooks = {}        -- PATH -> list of the texts of its output blocks
+
+local function notebook_outputs(path)
+  if notebooks[path] then return notebooks[path] end
+  local f = io.open(docsdir .. "/../" .. path, "r")
+  if not f then error("pdf.lua: notebook " .. path .. " not found") end
+  local doc = pandoc.read(f:read("a"), "ipynb")
+  f:close()
+  local outs = {}
+  doc:walk({Div = function(d)
+    if d.classes:includes("output") then
+      pandoc.walk_block(d, {CodeBlock = function(cb) outs[#outs + 1] = cb.text end})
+    end
+  end})
+  notebooks[path] = outs
+  return outs
+end
+
+local function trim_lines(t)
+  return (t:gsub("[ \t]+\n", "\n"):gsub("%s+$", ""))
+end
+
+-- the lines of PATH's output that the marker names
+local function notebook_excerpt(path, text, n)
+  for _, out in ipairs(notebook_outputs(path)) do
+    local at = out:find(text, 1, true)
+    if at then
+      local start = out:sub(1, at):match(".*\n()") or 1
+      local lines, k = {}, 0
+      for line in (out:sub(start) .. "\n"):gmatch("(.-)\n") do
+        k = k + 1
+        if n and k > n then break end
+        lines[#lines + 1] = line
+      end
+      return trim_lines(table.concat(lines, "\n"))
+    end
+  end
+  error("pdf.lua: no output of " .. path .. " contains \"" .. text .. "\"")
 end
 
 -- ---- pass 2 -----------------------------------------------------------------
@@ -102,18 +186,31 @@ end
 
 local function fix_link(l)
   local t = l.target
+  local fig = t:match("^#(fig:[%w%-_]+)$")
+  if fig then    -- [Figure](#fig:x): "Figure N", N the number LaTeX gives it
+    return pandoc.RawInline("latex", "\\hyperref[" .. fig .. "]{" ..
+      pandoc.utils.stringify(l.content) .. "~\\ref*{" .. fig .. "}}")
+  end
   if t:match("^%a+://") or t:match("^mailto:") then return l end
   if t:match("^#") then return l end
   local page, anchor = link_page(t)
   if page then
     l.target = "#" .. ((anchor ~= "" and anchor) or page)
+    -- a link that reads as the file name reads as the page's title
+    local text = pandoc.utils.stringify(l.content)
+    local file = t:match("^([^#]*)")
+    if anchor == "" and (text == file or text == basename(file)) then
+      l.content = pandoc.List({pandoc.Emph(page_title[page])})
+    end
     return l
   end
   -- not in the report: keep the words, name the file once
   local text = pandoc.utils.stringify(l.content)
   local path = t:gsub("^%.%./", ""):gsub("^%./", "")
   if not t:match("^%.%./") and not t:match("/") then path = "docs/" .. path end
-  if text == path or text == basename(path) or text:find(path, 1, true) then
+  local file = path:gsub("#.*$", "")
+  if text == path or text == basename(path) or text:find(path, 1, true)
+     or text == file or text == basename(file) then
     return l.content
   end
   local out = pandoc.List(l.content)
@@ -272,8 +369,26 @@ end
 function Pandoc(doc)
   collect(doc)
   local blocks = pandoc.List()
+  local quoting             -- {path, text, n} inside a notebook-output block
   for _, blk in ipairs(doc.blocks) do
-    if blk.t == "Header" then
+    local raw = blk.t == "RawBlock" and blk.format == "html" and blk.text or ""
+    local path, text, n = raw:match('^<!%-%-%s*notebook%-output%s+(%S+)%s+"(.-)"%s*(%d*)%s*%-%->$')
+    if path then
+      quoting = {path = path, text = text, n = tonumber(n)}
+    elseif raw:match("^<!%-%-%s*/notebook%-output%s*%-%->$") then
+      quoting = nil
+    elseif quoting then
+      if blk.t == "CodeBlock" then
+        local nb = notebook_excerpt(quoting.path, quoting.text, quoting.n)
+        if trim_lines(blk.text) ~= nb then
+          error("pdf.lua: the copy of " .. quoting.path .. "'s output \"" .. quoting.text ..
+                "\" in the pages differs from the notebook's committed output:\n" .. nb)
+        end
+        blocks:insert(pandoc.CodeBlock(nb))
+      else
+        error("pdf.lua: only a code block may stand inside notebook-output")
+      end
+    elseif blk.t == "Header" then
       if blk.level == 1 then
         current_page = blk.identifier
         if page_number[current_page] == 1 then   -- docs/README.md opens the report

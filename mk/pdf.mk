@@ -10,17 +10,23 @@
 # renders it to docs/figures/NAME.png (150 dpi, committed, what the Markdown
 # pages show).  The lab's measured plots are PNGs of validation/report/figures.
 #
-# make pdf-check (a step of make test): no overfull box wider than
+# make pdf-check (a step of make validate): no overfull box wider than
 # PDF_OVERFULL_PT, no undefined reference or citation and no link to a
 # missing anchor in the LaTeX log.
 PDF_PKGS  := pandoc texlive-latex-recommended texlive-fonts-recommended \
              texlive-pictures lmodern poppler-utils
 PDF_OUT   := $(BUILD)/kdagdn-math.pdf
 PDF_DIR   := $(BUILD)/pdf
+# The math only: the API and engineering pages (api.md, verify.md, decode.md,
+# architecture.md, performance.md, ...) are not part of the report.
 PDF_DOCS  := docs/README.md docs/recurrence.md docs/background.md \
              docs/chunk_forward.md docs/chunk_backward.md docs/stability.md \
-             docs/hazards.md docs/state_map.md docs/flops.md docs/api.md \
-             docs/conventions.md docs/emulation.md docs/references.md
+             docs/error_analysis.md docs/hazards.md docs/state_map.md \
+             docs/gdn.md docs/flops.md docs/io.md docs/conventions.md \
+             docs/emulation.md docs/comparison.md docs/equation_index.md \
+             docs/references.md
+# notebooks whose committed outputs the pages quote (mk/pdf.lua)
+PDF_NOTEBOOKS := $(wildcard notebooks/*.ipynb)
 PDF_FIGS  := $(patsubst docs/figures/%.tex,%,$(wildcard docs/figures/*.tex))
 PDF_FIGPDF := $(PDF_FIGS:%=$(BUILD)/figures/%.pdf)
 PDF_FIGPNG := $(PDF_FIGS:%=docs/figures/%.png)
@@ -30,12 +36,12 @@ PDF_DATE  := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 PDFLATEX  := pdflatex -interaction=nonstopmode -halt-on-error
 
 .PHONY: pdf pdf-check deps-pdf
-TEST_STEPS += pdf-check
+VALIDATE_STEPS += pdf-check
 
-deps-pdf:
+deps-pdf: ## install pandoc and TeX Live for make pdf
 	$(call apt_ensure,$(PDF_PKGS),--no-install-recommends)
 
-pdf: deps-pdf $(PDF_OUT)
+pdf: deps-pdf $(PDF_OUT) ## build/kdagdn-math.pdf, the math as one report
 
 # one figure alone, on a page the size of the picture
 $(BUILD)/figures/%.pdf: docs/figures/%.tex mk/pdf_figure.tex
@@ -48,7 +54,7 @@ docs/figures/%.png: $(BUILD)/figures/%.pdf
 	pdftoppm -r 150 -png -singlefile $< $(basename $@)
 
 $(PDF_OUT): $(PDF_DOCS) docs/report.yaml docs/references.bib mk/pdf.mk mk/pdf.lua \
-            $(PDF_FIGPDF) $(PDF_FIGPNG) $(PDF_LABFIGS)
+            $(PDF_FIGPDF) $(PDF_FIGPNG) $(PDF_LABFIGS) $(PDF_NOTEBOOKS)
 	@mkdir -p $(PDF_DIR)
 	PDF_FIGURES=$(CURDIR)/$(BUILD)/figures PDF_DOCS_DIR=$(CURDIR)/docs pandoc $(PDF_DOCS) docs/report.yaml \
 	  --from markdown+tex_math_dollars --standalone --citeproc \
@@ -62,7 +68,7 @@ $(PDF_OUT): $(PDF_DOCS) docs/report.yaml docs/references.bib mk/pdf.mk mk/pdf.lu
 	cp $(PDF_DIR)/kdagdn-math.pdf $@
 	@echo "pdf: $@ ($$(pdfinfo $@ | sed -n 's/^Pages: *//p') pages)"
 
-pdf-check: pdf
+pdf-check: pdf ## step: the report builds with no overfull box or undefined reference
 	@awk -v lim=$(PDF_OVERFULL_PT) ' \
 	  /^Overfull \\hbox/ { w = $$3; gsub(/[(pt]/, "", w); \
 	    if (w + 0 > lim) { bad++; print "pdf-check: " $$0 } } \

@@ -8,11 +8,11 @@
 
 POOL_BENCH := $(BUILD)/pool_bench
 
-$(POOL_BENCH): validation/bench/c/pool_bench.c $(CORE_SRC) $(CORE_HDR)
+$(POOL_BENCH): validation/bench/c/pool_bench.c $(CORE_HDR) $(LIBLA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) validation/bench/c/pool_bench.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Imex/core $< $(LIBLA) -o $@ $(LIBS)
 
-bench-pool: deps $(POOL_BENCH)
+bench-pool: deps $(POOL_BENCH) ## page faults and time per call of the workspace pool
 	$(POOL_BENCH) faults 16384 4 128 5
 	$(POOL_BENCH) decode 15
 	$(POOL_BENCH) spin 15
@@ -21,12 +21,12 @@ bench-pool: deps $(POOL_BENCH)
 # The same program under ASan + UBSan (part of make test), at small sizes:
 # the pool's reuse across calls, the spin case's threaded sgemm, and
 # la_release at exit must leave nothing behind and be clean.
-$(BUILD)/pool_bench_san: validation/bench/c/pool_bench.c $(CORE_SRC) $(CORE_HDR)
+$(BUILD)/pool_bench_san: validation/bench/c/pool_bench.c $(CORE_HDR) $(call la_lib,san)
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN_CFLAGS) validation/bench/c/pool_bench.c $(CORE_SRC) -o $@ $(LIBS)
+	$(CC) $(SAN_CFLAGS) -Imex/core $< $(call la_lib,san) -o $@ $(LIBS)
 
 .PHONY: test-pool-sanitize
-test-pool-sanitize: deps $(BUILD)/pool_bench_san
+test-pool-sanitize: deps $(BUILD)/pool_bench_san ## step: the pool bench under ASan + UBSan, small sizes
 	@$(SAN_ENV) $(BUILD)/pool_bench_san faults 300 3 32 2 > /dev/null
 	@$(SAN_ENV) $(BUILD)/pool_bench_san decode 1 > /dev/null
 	@$(SAN_ENV) $(BUILD)/pool_bench_san spin 1 > /dev/null

@@ -4,25 +4,25 @@
 # /usr/bin/python3 (validation/tests/python/), and dumps of an independent
 # chunked kernel in PyTorch written by the users' dump writer
 # octave/python/kdagdn_dump.py (test_verify_kernels).
-DEB_PKGS += python3-numpy python3-scipy python3-torch
+TEST_PKGS += python3-numpy python3-scipy python3-torch
 
 # CRC-32, deflate and inflate of .npz members and the check of compressed
 # .mat variables go through zlib in the MEX (mex/files/la_mex_zlib.c,
-# la_mex_mat.c); a build without LA_HAVE_ZLIB (build_mex.m) computes the
-# CRC itself, refuses deflated members with a clear error and checks only
-# the outer elements of a compressed .mat.
+# la_files_mat.c); a build without LA_HAVE_ZLIB (build_mex.m) computes the
+# CRC itself and refuses deflated members and compressed .mat variables
+# with a clear error.
 DEB_PKGS += zlib1g-dev
 LIBS     += -lz
-$(BUILD)/files/la_mex_zlib.o $(BUILD)/files/la_mex_mat.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
+$(BUILD)/files/la_mex_zlib.o $(BUILD)/files/la_files_mat.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
 
 .PHONY: test-verify verify-calibrate
 
 # the test files on their own (they also run in test-octave)
-test-verify: build
+test-verify: build ## the tensor-file and kda_verify tests alone
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests ('test_tensor_files'); " && \
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_tests ('test_verify');"
 
 # where correct and precision-buggy kernels sit against kda_verify's bounds
 # (larger sizes, several seeds; docs/verify.md section 3 keeps the numbers)
-verify-calibrate: build
+verify-calibrate: build ## where correct and buggy kernels sit against the bounds
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('$(abspath octave)', '$(abspath validation/lab)'); lab_verify_calibration ();"

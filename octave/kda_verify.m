@@ -17,16 +17,23 @@
 %                w, u, v_new, h ([B, NT, HV, K, V]); with do, the
 %                backward's dh, dAqk, dAkk, dw, du, dv_new
 %   each as NAME.npy, an entry NAME of any .safetensors or .npz file, or a
-%   variable NAME of any .mat file in the folder, and meta.json with FLA's
-%   option names: scale, chunk_size, cu_seqlens, use_qk_l2norm_in_kernel,
-%   use_gate_in_kernel, lower_bound, safe_gate, use_beta_sigmoid_in_kernel,
-%   allow_neg_eigval, state_v_first, output_final_state, and dtype (the
-%   format the kernel takes and returns, FLA's q.dtype: float64, float32,
-%   bfloat16, float16; a bf16 kernel accumulating in fp32 is bfloat16;
-%   without it, read from the stored tensors).  Unknown keys are an error
-%   (kda:badOption).  s: the same as a struct of arrays in FLA layout,
-%   with meta data in its field 'meta'.  out: the folder for the report
-%   and heat maps ('' for none; default: the dump folder, none for s).
+%   variable NAME of any .mat file in the folder, and meta.json with the
+%   keyword arguments of FLA's call: every key FLA's chunk_* and
+%   fused_recurrent_* accept (scale, chunk_size, cu_seqlens,
+%   use_qk_l2norm_in_kernel, use_gate_in_kernel, lower_bound, safe_gate,
+%   use_beta_sigmoid_in_kernel, allow_neg_eigval, state_v_first or its
+%   deprecated alias transpose_state_layout, use_graph; and, changing
+%   nothing, output_final_state, disable_recompute,
+%   return_intermediate_states, cu_seqlens_cpu, chunk_indices,
+%   max_num_seqs, cp_context: docs/verify.md section 3), intermediates
+%   ('fla', the default: dh, dAkk, dAqk as FLA stores them; 'kdagdn': this
+%   library's convention) and dtype (the format the kernel takes and
+%   returns, FLA's q.dtype: float64, float32, bfloat16, float16; a bf16
+%   kernel accumulating in fp32 is bfloat16; without it, read from the
+%   stored tensors).  Unknown keys are an error (kda:badOption).  s: the
+%   same as a struct of arrays in FLA layout, with meta data in its field
+%   'meta'.  out: the folder for the report and heat maps ('' for none;
+%   default: the dump folder, none for s).
 %
 %   Everything present is recomputed in double from the dumped inputs with
 %   kda_chunk / kda_chunk_bwd ('Intermediates' for the intermediates) and
@@ -39,9 +46,15 @@
 %   tensor that does not pass, where it goes wrong (0-based, FLA's
 %   indices): the first (sequence, chunk, step, head, channel) for tensors
 %   with a time axis, the first (sequence, chunk) for h and dh, the first
-%   sequence for ht and dh0, and every failing head; a heat map
+%   sequence for ht and dh0, and every failing head (for gradients also
+%   the last wrong step, where a backward-flowing error starts); besides
+%   the global ratio, the error in each window (sequence, chunk, head;
+%   sequence, step, head) against the emulated kernel's there: warn above
+%   4 x, fail above 8 x (docs/verify.md section 4); a heat map
 %   verify_NAME.png of the error over (step, head).  The Markdown report
-%   goes to verify_report.md (written fresh, never through a link) and is
+%   goes to verify_report.md and the same for programs to
+%   verify_report.json (schema kdagdn.verify_report; both written fresh,
+%   never through a link; kdagdn_dump.verify runs this from Python) and is
 %   printed when no output is asked for the report.  Shape mistakes
 %   (head-first order, a flattened head axis, states of several sequences
 %   without cu_seqlens) and unreadable files (.pt, .pth, .bin, .h5) are
@@ -52,9 +65,12 @@
 %   correct kernel of that dtype, or fewer bits than FLA keeps, or a tensor
 %   was not checked) or 'fail' (a tensor out of tolerance, or a gradient in
 %   the dump whose backward could not be run).  ok: false only on 'fail'.
-%   report: struct with fields ok, verdict, dtype, rows (name, shape,
+%   Conventions: FLA's at the commit the report names (report.fla_commit).
+%   report: struct with fields ok, verdict, dtype, fla_commit, rows (name, shape,
 %   ratio, max_abs, cosine, tol, warn_tol, status, pass, where, expected,
-%   rule), unchecked (name, reason, severity), notes, markdown, file.
+%   rule, local), unchecked (name, reason, severity), notes, slips (the
+%   convention slips that would make a failing dump match; name, message),
+%   markdown, file, json, json_file.
 %
 %   In a CI script:  octave --eval "exit (~kda_verify ('dump'))"
 %

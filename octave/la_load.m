@@ -10,8 +10,10 @@
 %                       savez_compressed: stored or deflated members),
 %                       named as numpy's np.load keys them (".npy" dropped)
 %     NAME.safetensors  one field per tensor (the "__metadata__" entry is skipped)
-%     NAME.mat          one field per variable (load of Octave / MATLAB;
-%                       level-5 MAT-files: save -v7 or -v6, scipy's savemat)
+%     NAME.mat          one field per variable (level-5 MAT-files: save
+%                       -v7 or -v6 of Octave and MATLAB, scipy's savemat),
+%                       read here, never by load: numeric (complex too),
+%                       logical and char (ASCII) arrays only
 %   Field names are the names as written, whatever they are ("do", "a-b",
 %   "x.y" included): read them with s.("do").  Two .npz members with the
 %   same key (q.npy and q) are an error.
@@ -39,23 +41,32 @@
 %   A file that numpy or safetensors would refuse or read differently is
 %   refused (duplicate header keys, malformed literals, overlapping
 %   offsets, colliding member names, ...), and so are special files (FIFO,
-%   device, a link to one), before they are opened.  Every size is checked
+%   device, a link to one): each file is opened once, in C, without
+%   blocking, and the opened descriptor is checked, so a file swapped
+%   under its name between check and read changes nothing.  Files are read
+%   in steps of 1 MiB; Ctrl-C between them raises 'la:interrupted'.
+%   Every size is checked
 %   against the file's before memory is allocated, and a deflated member
 %   inflates to at most the size its directory claims (zlib in the MEX; a
 %   MEX built by build_mex.m has no zlib and refuses deflated members).
 %   A .npz holds at most 4,096 members, each claiming at most 1,032 bytes
 %   per compressed byte (deflate's ceiling), all together no more than
 %   the memory available.
-%   A .mat is walked element by element before load reads it: a file that
-%   is no level-5 MAT-file (v7.3 / HDF5, version 4, text) is refused with
-%   what it is; so is an element that runs past its file or its matrix, a
-%   matrix whose dimensions need more values than its data holds, a
-%   compressed variable that claims more than 1,032 bytes per compressed
-%   byte or inflates to more (or fewer) bytes than its matrix claims
-%   (inflated in 64 KiB steps, stopping at the claim, never allocated),
-%   nesting deeper than 32, and variables that claim more than the memory
-%   available.  A MEX built by build_mex.m (no zlib) checks a compressed
-%   variable's outer element only and leaves its contents to load.
+%   A .mat is read in C, never handed to load (which runs code stored in
+%   function handles): a file that is no level-5 MAT-file (v7.3 / HDF5,
+%   version 4, text) is refused with what it is, from its first 512 bytes;
+%   so is a header whose subsystem offset (bytes 116-123) points at
+%   subsystem data, and a variable that is a cell, struct, object, sparse
+%   matrix, function handle or of another class (named in the error),
+%   that has an empty name, a NUL in its name or the name of another, an
+%   element that runs past its file or its matrix, values whose count is
+%   not what its dimensions need or that do not fit its integer class,
+%   bytes after its values or after a compressed variable's zlib stream,
+%   a compressed variable that claims more than 1,032 bytes per compressed
+%   byte or whose stream inflates to more than it claims, and variables
+%   that need more than the memory available.  At most 4,096 variables of
+%   at most 64 dimensions.  A MEX built by build_mex.m (no zlib) refuses
+%   compressed variables (save -v7, MATLAB's default): save with -v6.
 %
 %   Example:
 %     f = [tempname() '.npz'];
@@ -113,16 +124,11 @@ function [s, dtypes] = load_npz (file)
 end
 
 function [s, dtypes] = load_mat (file)
-  % every size checked (la_mex_mat.c) before load allocates by them
-  la_regular_file (file);
-  [~, err] = la_mex ('file', 'mat', file, la_mex ('file', 'mem_available'));
+  % read in C from one open descriptor (la_files_mat.c): never by load,
+  % which would run the code of a function handle stored in the file
+  [s, err] = la_mex ('file', 'mat', file, la_mex ('file', 'mem_available'));
   if (~isempty (err))
     la_bad_file (file, '%s', err);
-  end
-  try
-    s = load ('-mat', file);
-  catch err
-    la_bad_file (file, 'not a readable .mat file (%s)', err.message);
   end
   dtypes = struct ();
   names = fieldnames (s);

@@ -16,7 +16,8 @@
 %                   'Compress', true (zlib in the MEX; a MEX built by
 %                   build_mex.m has no zlib and refuses 'Compress')
 %     .safetensors  one tensor per field, per the published format
-%     .mat          save -v7 (Octave and MATLAB read it)
+%     .mat          level 5, uncompressed (save -v6's format: Octave,
+%                   MATLAB, scipy and a MEX built without zlib read it)
 %   dtype (numpy name) sets the stored type of every floating array:
 %   'float32', 'float64' or 'bfloat16' (rounded to nearest even; .npy
 %   writes it with descr '<V2' as ml_dtypes does, .safetensors as BF16).
@@ -30,9 +31,13 @@
 %   .safetensors.  Trailing singleton dimensions past the second are not
 %   kept (Octave drops them).
 %
-%   The file is written under a temporary name in the same folder and
-%   renamed when complete, so an error or Ctrl-C leaves no partial file
-%   (and no temporary).  Returns the file's name.
+%   The file lands whole or not at all: it is written under a temporary
+%   name in the same folder, every write, the fsync and the close are
+%   checked, and only then is it renamed over FILE (and the folder synced,
+%   so the new file survives a power loss once la_save returns).  A write
+%   that fails (a full disk) or Ctrl-C is 'la:badFile' (or
+%   'la:interrupted') and leaves the previous FILE as it was, with no
+%   temporary.  Returns the file's name.
 %
 %   Example:
 %     o = randn (8, 16, 2);                % V x T x HV
@@ -81,12 +86,12 @@ function file = la_save (file, s, varargin)
     case '.safetensors'
       pieces = safetensors_pieces (s, names, dtype);
     case '.mat'
-      pieces = {};
+      pieces = mat_pieces (s, names, file);
     otherwise
       error ('la:badFile', 'la_save: %s: unknown extension ''%s'' (.npy, .npz, .safetensors, .mat)', ...
              file, ext);
   end
-  write_file (file, pieces, s);
+  write_file (file, pieces);
 end
 
 function [dtype, compress] = options (args)
@@ -220,42 +225,47 @@ function b = le (v, n)
   b = uint8 (mod (floor (v ./ 256 .^ (0:n - 1)), 256));
 end
 
-function write_file (file, pieces, s)
-  % write under a temporary name, rename when complete; the cleanup
-  % removes the temporary on an error or Ctrl-C
-  [folder, base, ext] = fileparts (file);
-  tmp = fullfile (folder, sprintf ('.%s%s.partial-%d', base, ext, floor (1e9 * rand ())));
-  cleanup = onCleanup (@() remove_if_there (tmp));
-  if (isempty (pieces))                  % .mat
-    save ('-v7', tmp, '-struct', 's');
-  else
-    fid = fopen (tmp, 'w');
-    if (fid < 0)
-      error ('la:badFile', 'la_save: %s: cannot open for writing', file);
+function pieces = mat_pieces (s, names, file)
+  % a level-5 MAT-file, uncompressed (the format of save -v6): the header,
+  % then per variable an miMATRIX of flags, dimensions, name and values
+  % in the class's own type (logical: uint8 with the logical flag)
+  classes = {'double', 6, 9; 'single', 7, 7; 'int8', 8, 1; 'uint8', 9, 2; 'int16', 10, 3; ...
+             'uint16', 11, 4; 'int32', 12, 5; 'uint32', 13, 6; 'int64', 14, 12; 'uint64', 15, 13; ...
+             'logical', 9, 2};
+  text = uint8 ('MATLAB 5.0 MAT-file, written by kdagdn la_save');
+  pieces = {[text, repmat(uint8(' '), 1, 124 - numel (text)), le(256, 2), uint8('IM')]};
+  for i = 1:numel (names)
+    x = s.(names{i});
+    c = classes(strcmp (class (x), classes(:, 1)), :);
+    if (islogical (x))
+      data = uint8 (x(:))';
+    else
+      data = typecast (x(:), 'uint8')';
     end
-    closer = onCleanup (@() fclose (fid));
-    for i = 1:numel (pieces)
-      if (fwrite (fid, pieces{i}, 'uint8') ~= numel (pieces{i}))
-        error ('la:badFile', 'la_save: %s: write failed (disk full?)', file);
-      end
+    if (numel (data) > 2^32 - 256 || any (size (x) > 2^31 - 1))
+      error ('la:badFile', 'la_save: %s: field "%s" is too large for a .mat file (4 GiB a variable): use .npy or .safetensors', ...
+             file, names{i});
     end
-    clear closer;
-  end
-  if (exist ('OCTAVE_VERSION', 'builtin'))
-    [err, msg] = rename (tmp, file);
-    ok = (err == 0);
-  else
-    [ok, msg] = movefile (tmp, file, 'f');
-  end
-  if (~ok)
-    error ('la:badFile', 'la_save: %s: cannot write (%s)', file, msg);
+    dims = typecast (int32 (size (x)), 'uint8');
+    name = uint8 (names{i});
+    head = [mat_el(6, [le(c{2} + 512 * islogical (x), 4), le(0, 4)]), mat_el(5, dims), mat_el(1, name), ...
+            le(c{3}, 4), le(numel (data), 4)];
+    pad = zeros (1, mod (-numel (data), 8), 'uint8');
+    pieces = [pieces, {[le(14, 4), le(numel (head) + numel (data) + numel (pad), 4), head], data, pad}];
   end
 end
 
-function remove_if_there (tmp)
-  % after the rename the temporary is gone; before, it is removed
-  if (exist (tmp, 'file'))
-    delete (tmp);
+function e = mat_el (type, data)
+  % a data element: tag, data, zero padding to 8 bytes
+  e = [le(type, 4), le(numel (data), 4), data, zeros(1, mod (-numel (data), 8), 'uint8')];
+end
+
+function write_file (file, pieces)
+  % whole or not at all (la_files_io.c): a temporary file in the same
+  % folder, every write, the fsync and the close checked, then renamed
+  err = la_mex ('file', 'write', file, pieces);
+  if (~isempty (err))
+    error ('la:badFile', 'la_save: %s: %s; the previous file, if any, is left as it was', file, err);
   end
 end
 

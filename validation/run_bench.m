@@ -35,7 +35,7 @@ function rows = run_bench (varargin)
   addpath (fullfile (here, '..', 'octave'));
   addpath (fullfile (here, 'bench'));
   addpath (fullfile (here, 'derivation'));   % flops_model: the counts of docs/flops.md
-  opt = struct ('Reps', 9, 'Out', fullfile (here, 'results', 'bench.md'), 'Core', '', ...
+  opt = struct ('Reps', 9, 'Out', fullfile (here, 'bench', 'results', 'bench.md'), 'Core', '', ...
                 'CoreBlas', '', 'Peer', true, 'Quick', false, 'GemmN', 1024);
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};

@@ -1,14 +1,24 @@
-% RUN_TESTS  Run every Octave test block of the project (make test-octave).
+% RUN_TESTS  Run the Octave test blocks of the project, by tier.
 %
 %   run_tests ()
 %   run_tests (pattern)
+%   run_tests (pattern, tier)
 %   [npass, nfail] = run_tests (...)
 %
 %   Runs Octave's test () on every octave/*.m, every validation/tests/*.m and
 %   every other .m file under validation/ that holds test blocks (lines
 %   starting with %!), after adding octave/, validation/lib and
-%   validation/tests to the path.  With pattern, only the files whose path
-%   contains that string are run.
+%   validation/tests to the path.  With pattern (a string; '' for all),
+%   only the files whose path contains it are run.
+%
+%   tier picks the files (default 'test'):
+%     'check'  the developer's loop (make check): the files of 'test' but
+%              those of check_skip below (each over about 5 s on a 2-core
+%              machine; make test runs them)
+%     'test'   the gate (make test): every file but validation/tests/slow/
+%     'slow'   validation/tests/slow/ only (make validate): blocks split out
+%              of the gate's files for their time (each file says which)
+%     'all'    every file
 %
 %   Prints one line per file (blocks passed / total, seconds) as it goes, the
 %   messages of any failed block, and then exactly one closing line
@@ -20,15 +30,23 @@
 %
 %   See also: test.
 
-function [npass, nfail] = run_tests (pattern)
+function [npass, nfail] = run_tests (pattern, tier)
   if (nargin < 1)
     pattern = '';
+  end
+  if (nargin < 2)
+    tier = 'test';
+  end
+  if (~any (strcmp (tier, {'check', 'test', 'slow', 'all'})))
+    error ('run_tests: tier must be ''check'', ''test'', ''slow'' or ''all'', not ''%s''', tier);
   end
   here = fileparts (mfilename ('fullpath'));
   root = fileparts (here);
   addpath (fullfile (root, 'octave'));
   addpath (fullfile (here, 'lib'));
   addpath (fullfile (here, 'tests'));
+  % the test build of the MEX (make testing): la_mex_testing's instruments
+  addpath (fullfile (root, 'build', 'testing'));
 
   files = [list_m(fullfile (root, 'octave'), false); ...
            list_m(fullfile (here, 'tests'), false)];
@@ -42,6 +60,16 @@ function [npass, nfail] = run_tests (pattern)
   end
   if (~isempty (pattern))
     files = files(~cellfun (@isempty, strfind (files, pattern)));
+  end
+  slow = ~cellfun (@isempty, strfind (files, [filesep 'tests' filesep 'slow' filesep]));
+  switch (tier)
+    case 'check'
+      rel = cellfun (@(f) f(numel (root) + 2:end), files, 'UniformOutput', false);
+      files = files(~slow & ~ismember (rel, check_skip ()));
+    case 'test'
+      files = files(~slow);
+    case 'slow'
+      files = files(slow);
   end
 
   npass = 0;
@@ -110,4 +138,14 @@ end
 function tf = has_tests (f)
   txt = fileread (f);
   tf = ~isempty (regexp (txt, '(^|\n)%!', 'once'));
+end
+
+function c = check_skip ()
+  % the gate's files that make check leaves out for their time (each over
+  % about 5 s on a 2-core machine); make test runs them
+  c = {'validation/tests/test_chunk_bwd.m', 'validation/tests/test_emulate.m', ...
+       'validation/tests/test_examples.m', 'validation/tests/test_gateway_args.m', ...
+       'validation/tests/test_hostile_files.m', 'validation/tests/test_out_of_memory.m', ...
+       'validation/tests/test_recurrent_bwd.m', 'validation/tests/test_tensor_files.m', ...
+       'validation/tests/test_verify.m', 'validation/tests/test_verify_kernels.m'};
 end

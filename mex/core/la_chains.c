@@ -18,9 +18,7 @@
 /* Steps a chain may lead the other of its worker's pair before the worker
  * switches: switching reloads the other chain's state and slot (about
  * 230 KB at K = V = 128, C = 64) into the core's cache. */
-#ifndef LA_CHAIN_LEAD
 #define LA_CHAIN_LEAD 4
-#endif
 
 int la_chains_init(la_chains *c, ptrdiff_t n, ptrdiff_t steps, ptrdiff_t block, int workers)
 {

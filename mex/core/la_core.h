@@ -248,6 +248,21 @@ int la_state_map_fwd_d(const la_problem *p, const la_map_fwd_io *io);
 int la_state_map_bwd_s(const la_problem *p, const la_map_bwd_io *io);
 int la_state_map_bwd_d(const la_problem *p, const la_map_bwd_io *io);
 
+/* ---- helpers for callers that size, round and check like the core -------
+ * Checked sizes: 1 and *r = a + b (la_size_add), *r = d0 d1 d2 d3 elem
+ * bytes (la_size_bytes4), or 0 when the result would not fit a ptrdiff_t. */
+int la_size_add(ptrdiff_t a, ptrdiff_t b, ptrdiff_t *r);
+int la_size_bytes4(ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, size_t elem,
+                   ptrdiff_t *r);
+/* The rounding of 'Emulate' (la_round.h), in place: n floats to the format
+ * emulate (LA_EMULATE_BF16, ...; LA_EMULATE_NONE leaves them). */
+void la_emulate_round(int emulate, float *x, ptrdiff_t n);
+/* beta as a step uses it (out = beta, or f sigmoid(beta) with f = 2 under
+ * allow_neg_eigval, else 1, when beta_sigmoid): the core's own transform
+ * (la_transform_beta.tmpl.h), n elements; out may be beta. */
+void la_beta_used_s(const la_problem *p, ptrdiff_t n, const float *beta, float *out);
+void la_beta_used_d(const la_problem *p, ptrdiff_t n, const double *beta, double *out);
+
 /* ---- tuning, for tests and benches ----------------------------------------
  * Switches that choose among the chunked paths' schedules (same bits) or
  * forms of v_new (the same to rounding).  All zero, the default, is what a

@@ -17,6 +17,12 @@
 #include "la_pool.h"   /* allocation, the memory guard, the pool          */
 #include "la_thread.h" /* OpenMP, BLAS threads, placement, chains         */
 
+/* X = (I + L)^{-1} Diag(d) for the strictly lower c x c L (ld C; d NULL:
+ * the identity): the chunk's triangular solve (la_stage_wy.tmpl.h), for
+ * the bench that times it (validation/bench/c/bench_solve.c). */
+void la_tri_solve_lower_s(ptrdiff_t c, ptrdiff_t C, const float *L, const float *d, float *X);
+void la_tri_solve_lower_d(ptrdiff_t c, ptrdiff_t C, const double *L, const double *d, double *X);
+
 /* With glibc's vector math library (libmvec, linked by the Makefile), let
  * loops of exp() (and, from glibc 2.35, log1p(): the softplus of
  * GateInKernel) vectorize: declare the SIMD variants glibc provides.  Same

@@ -66,7 +66,7 @@ int la_max_threads(void)
  * caller's CPU; with the worker pinned to the other CPU, 0.1-0.2 ms.  The
  * caller is held on its current CPU for the region as well (its mask is
  * restored after). */
-#if defined(__linux__) && defined(_OPENMP) && !defined(LA_NO_SPREAD)
+#if defined(__linux__) && defined(_OPENMP)
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>

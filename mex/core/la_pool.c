@@ -16,9 +16,9 @@
  * la_for_phases), so the depth is per thread.  A buffer larger than
  * LA_POOL_KEEP is freed when its call ends.  la_release frees everything.
  *
- * -DLA_NO_POOL (and the flop-counting build, whose driver checks that a
- * call leaves nothing allocated) turns the pool off: every workspace is
- * malloc'd and freed by its call.
+ * The flop-counting build (-DLA_COUNT_FLOPS), whose driver checks that a
+ * call leaves nothing allocated, has no pool: every workspace is malloc'd
+ * and freed by its call (LA_NO_POOL below; not a switch of its own).
  *
  * Under AddressSanitizer a kept buffer would hide overruns: a call that
  * needs less than the capacity could write past its own size unseen, and a
@@ -28,7 +28,8 @@
  */
 #include "la_internal.h"
 
-#if defined(LA_COUNT_FLOPS) && !defined(LA_NO_POOL)
+#undef LA_NO_POOL
+#ifdef LA_COUNT_FLOPS
 #define LA_NO_POOL
 #endif
 

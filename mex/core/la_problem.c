@@ -7,6 +7,7 @@
  * gateway names the option that sets it).
  */
 #include "la_core.h"
+#include "la_round.h"
 #include "la_size.h"
 
 #include <math.h>
@@ -39,9 +40,9 @@ static int check_cu(const la_problem *p, la_check *why)
                   "`cu_seqlens` must start at 0 and end at T = %td, got [%lld ... %lld]", p->T,
                   (long long)p->cu_seqlens[0], (long long)p->cu_seqlens[p->N]);
   for (n = 1; n <= p->N; n++)
-    if (p->cu_seqlens[n] <= p->cu_seqlens[n - 1])
+    if (p->cu_seqlens[n] < p->cu_seqlens[n - 1]) /* equal: a zero-length sequence, ht = h0 */
       return refuse(why, "badCuSeqlens",
-                    "`cu_seqlens` must be strictly increasing, but entry %td (counting from 1) = %lld follows %lld",
+                    "`cu_seqlens` must not decrease, but entry %td (counting from 1) = %lld follows %lld",
                     n + 1, (long long)p->cu_seqlens[n], (long long)p->cu_seqlens[n - 1]);
   return LA_OK;
 }
@@ -210,4 +211,23 @@ int la_problem_check(la_problem *p, la_check *why)
     if (p->chunk > m) p->chunk = m > 0 ? m : 1;
   }
   return LA_OK;
+}
+
+/* ---- helpers exported for callers (la_core.h) ------------------------------ */
+
+int la_size_add(ptrdiff_t a, ptrdiff_t b, ptrdiff_t *r)
+{
+  return la_add(a, b, r);
+}
+
+int la_size_bytes4(ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, size_t elem,
+                   ptrdiff_t *r)
+{
+  ptrdiff_t count;
+  return la_mul4(d0, d1, d2, d3, &count) && la_bytes(count, elem, r);
+}
+
+void la_emulate_round(int emulate, float *x, ptrdiff_t n)
+{
+  la_round_array(emulate, x, n);
 }

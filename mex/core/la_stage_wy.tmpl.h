@@ -69,6 +69,15 @@ static void LA_FN(tri_solve_lower)(ptrdiff_t c, ptrdiff_t C, const real_t *restr
     }
 }
 
+/* The same solve reachable from outside the core, for the bench that
+ * times it against blocked inverses (validation/bench/c/bench_solve.c);
+ * declared in la_internal.h. */
+void LA_FN(la_tri_solve_lower)(ptrdiff_t c, ptrdiff_t C, const real_t *L, const real_t *d,
+                               real_t *X)
+{
+  LA_FN(tri_solve_lower)(c, C, L, d, X);
+}
+
 /* Y := (I + L)^{-T} Y for the strictly lower L and a full c x c Y (ld C):
  * backward substitution on U = L^T, which it first writes into the scratch
  * U (c x c, ld C) so that every update runs down a column.  Entry i of a

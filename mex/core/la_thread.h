@@ -63,8 +63,8 @@ static inline int la_small_call(const la_problem *p)
  * nothing done) off Linux, with one thread, inside a parallel region of the
  * caller (ours is then nested, one thread), with OMP_PROC_BIND set (the
  * runtime places threads itself), with fewer allowed CPUs than threads, or
- * with the tuning's no_spread (la_core.h), or LA_NO_SPREAD at compile time.  Results do not
- * depend on it: only where threads run. */
+ * with the tuning's no_spread (la_core.h).  Results do not depend on it:
+ * only where threads run. */
 typedef struct la_spread la_spread;
 la_spread *la_spread_begin(int nthreads);
 void la_spread_note(la_spread *sp);

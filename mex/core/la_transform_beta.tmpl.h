@@ -20,3 +20,13 @@ static void LA_FN(la_beta_bwd)(const la_problem *p, ptrdiff_t n, const real_t *b
 #pragma omp simd
   for (i = 0; i < n; i++) dbeta[i] *= fs * LA_FN(la_sigmoid)(br[i]) * LA_FN(la_sigmoid)(-br[i]);
 }
+
+/* Public (la_core.h): beta as a step uses it, the transform above when
+ * beta_sigmoid (for callers that bound or check with it). */
+void LA_FN(la_beta_used)(const la_problem *p, ptrdiff_t n, const real_t *beta, real_t *out)
+{
+  if (p->beta_sigmoid)
+    LA_FN(la_beta_fwd)(p, n, beta, out);
+  else if (out != beta)
+    memcpy(out, beta, sizeof(real_t) * (size_t)n);
+}

@@ -52,8 +52,10 @@ static void LA_FN(la_gate_fwd)(const la_problem *p, const real_t *gr, const real
   }
 }
 
-/* Blocked sum for the long reductions of dA_log / dt_bias: keeps the error
- * of a T*B-term sum in single precision near sqrt(terms) eps. */
+/* Blocked sum for the long reductions of dA_log / dt_bias: lowers the
+ * worst-case error bound of an n-term sum from about n eps to about
+ * (256 + n/256) eps times the sum of the absolute values
+ * (docs/stability.md, section 4); it does not make the error sqrt(n) eps. */
 #define LA_RED_BLOCK 256
 
 /* Backward: dg holds dL/dg_used on entry and dL/dg (raw) on return; writes

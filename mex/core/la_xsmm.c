@@ -34,9 +34,7 @@
 #define LA_XSMM_MAX_DIM 256
 /* A'*B through a transposed copy of A (m x k) on the stack: at most this
  * many elements (64 KB of float, 128 KB of double). */
-#ifndef LA_XSMM_TA_MAX
 #define LA_XSMM_TA_MAX (128 * 128)
-#endif
 #define LA_XSMM_SLOTS 1024 /* a power of two */
 #define LA_XSMM_PROBE 16   /* slots a key may take, from its hash on */
 #define LA_XSMM_BLAS ((uintptr_t)1) /* a slot whose shape BLAS serves */

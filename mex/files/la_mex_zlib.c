@@ -11,8 +11,11 @@
  *   y = la_mex('file', 'reverse', bytes, shape, esz)  row-major -> column-major
  *   tf = la_mex('file', 'zlib')                   built with zlib?
  *   n = la_mex('file', 'mem_available')           bytes (-1: unknown)
- *   [~, err] = la_mex('file', 'mat', name, avail)  a level-5 MAT-file's
- *                                  structure checked (la_mex_mat.c)
+ *   [s, err] = la_mex('file', 'mat', name, avail)  a level-5 MAT-file's
+ *                                  variables (la_files_mex.c, la_files_mat.c)
+ *   [b, err] = la_mex('file', 'read', name)     a regular file's bytes, from
+ *                                  one open descriptor (la_files_io.c)
+ *   err = la_mex('file', 'write', name, pieces)  written whole or not at all
  *
  * bytes are uint8 rows.  err is '' on success, else the reason (the .m
  * caller raises la:badFile naming the file), so nothing here throws on a
@@ -39,7 +42,6 @@
  * entries takes seconds, not minutes.
  */
 #include "la_mex_zlib.h"
-#include "la_mex_mat.h"
 #include "../core/la_core.h"
 
 #include <limits.h>
@@ -765,14 +767,16 @@ void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     plhs[0] = mxCreateDoubleScalar((double)la_mem_available());
     return;
   }
-  if (!strcmp(op, "mat")) { /* read here: a copy in Octave would cost as much as the check */
-    char *name = nrhs > 2 && mxIsChar(prhs[2]) ? mxArrayToString(prhs[2]) : NULL;
-    if (!name) mexErrMsgIdAndTxt("kda:internal", "la_mex: 'mat' needs a file name");
-    rc = la_mat_check_file(name, nrhs > 3 ? mxGetScalar(prhs[3]) : -1, file_err, sizeof file_err);
-    mxFree(name);
-    if (rc && nlhs < 2) mexErrMsgIdAndTxt("la:badFile", "la_mex: %s", file_err);
-    plhs[0] = mxCreateDoubleMatrix(0, 0, mxREAL);
-    if (nlhs > 1) plhs[1] = mxCreateString(rc ? file_err : "");
+  if (!strcmp(op, "mat")) {
+    la_mex_file_mat(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (!strcmp(op, "read")) {
+    la_mex_file_read(nlhs, plhs, nrhs, prhs);
+    return;
+  }
+  if (!strcmp(op, "write")) {
+    la_mex_file_write(nlhs, plhs, nrhs, prhs);
     return;
   }
   if (nrhs < 3) mexErrMsgIdAndTxt("kda:internal", "la_mex: 'file' '%s' needs bytes", op);

@@ -10,4 +10,9 @@
 
 void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
+/* its 'read', 'mat' and 'write' operations (la_files_mex.c) */
+void la_mex_file_read(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+void la_mex_file_mat(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+void la_mex_file_write(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
 #endif

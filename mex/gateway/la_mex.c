@@ -3,12 +3,18 @@
  *
  *   [...] = la_mex('kda_recurrent', q, k, v, g, beta, Name, Value, ...)
  *           (the state maps too: la_mex('kda_state_map', ...))
- *   s     = la_mex('options')     the option table (la_mex_opts.h)
- *   tf    = la_mex('poll_interrupt', seconds)
- *   was   = la_mex('tuning', name, value)   one switch of la_tuning (tests)
- *   [a, b] = la_mex('outputs_like', x, y)   (the bench: the host's own cost)
- *   t     = la_mex('last_call')   the last call's time inside (la_mex_clock.h)
- *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c)
+ *   [...] = la_mex('file', op, ...)  tensor files' bytes (la_mex_zlib.c;
+ *           la_load, la_save and the verifiers call it)
+ *
+ * Built with -DLA_TESTING (build/testing/la_mex_testing.mex, which the
+ * test tiers and the benches put on their path; never shipped) it also
+ * answers the instruments of the tests and the benches:
+ *   s     = la_mex_testing('options')     the option table (la_mex_opts.h)
+ *   tf    = la_mex_testing('poll_interrupt', seconds)
+ *   was   = la_mex_testing('tuning', name, value)   one switch of la_tuning
+ *   [a, b] = la_mex_testing('outputs_like', x, y)   the host's own cost
+ *   t     = la_mex_testing('last_call')   the last call's time inside
+ *           (la_mex_clock.h: the call clock exists in that build only)
  *
  * The first argument names the public function (the octave/ wrappers pass
  * their own name); the rest are that function's arguments.  Built also
@@ -20,8 +26,9 @@
  * run_* that serves it; the gateway checks the arguments (la_mex_args.c,
  * la_mex_opts.c with the option table la_options.c), sizes everything it
  * will create (la_mex_mem.c), calls the core and builds the outputs (the
- * aux structs from their field tables); nothing else.  'poll_interrupt' waits for Ctrl-C through the same callback the
- * core polls, so a test can check the interrupt path on its own.
+ * aux structs from their field tables); nothing else.  'poll_interrupt'
+ * waits for Ctrl-C through the same callback the core polls, so a test can
+ * check the interrupt path on its own.
  */
 #include "la_mex_args.h"
 #include "la_mex_base.h"
@@ -467,6 +474,7 @@ const la_func la_funcs[LA_NFUNCS] = {
     {"gdn_state_map", "gdn", LA_PATH_MAP, 0, 2, run_map_forward},
     {"gdn_state_map_bwd", "gdn", LA_PATH_MAP, 1, 6, run_map_backward}};
 
+#ifdef LA_TESTING
 /* 'poll_interrupt': true when Ctrl-C came within `seconds` (then the
  * same identified error as an interrupted call), false otherwise. */
 static void poll_interrupt(int nrhs, const mxArray *prhs[], mxArray *plhs[])
@@ -517,6 +525,26 @@ static void tuning(int nrhs, const mxArray *prhs[], mxArray *plhs[])
     mexErrMsgIdAndTxt("kda:internal", "la_mex: no tuning switch '%s'", name);
   plhs[0] = mxCreateDoubleScalar(was);
 }
+
+/* The instruments of the test build: 1 when fname is one (answered). */
+static int instrument(const char *fname, int nlhs, mxArray *plhs[], int nrhs,
+                      const mxArray *prhs[])
+{
+  if (!strcmp(fname, "options"))
+    plhs[0] = la_options_struct();
+  else if (!strcmp(fname, "poll_interrupt"))
+    poll_interrupt(nrhs, prhs, plhs);
+  else if (!strcmp(fname, "tuning"))
+    tuning(nrhs, prhs, plhs);
+  else if (!strcmp(fname, "last_call"))
+    plhs[0] = la_clock_last_call();
+  else if (!strcmp(fname, "outputs_like"))
+    outputs_like(nlhs, plhs, nrhs, prhs);
+  else
+    return 0;
+  return 1;
+}
+#endif
 
 /* Bytes of numeric data in a (a struct's or cell's members counted). */
 static size_t data_bytes(const mxArray *a)
@@ -579,30 +607,13 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   la_clock_mark(LA_MARK_ENTRY);
   if (!release_registered) release_registered = mexAtExit(la_release) == 0;
   fn = which_function(nrhs, prhs, fname, sizeof fname, &skip);
-  if (!fn && !strcmp(fname, "options")) {
-    plhs[0] = la_options_struct();
-    return;
-  }
-  if (!fn && !strcmp(fname, "poll_interrupt")) {
-    poll_interrupt(nrhs, prhs, plhs);
-    return;
-  }
-  if (!fn && !strcmp(fname, "tuning")) {
-    tuning(nrhs, prhs, plhs);
-    return;
-  }
   if (!fn && !strcmp(fname, "file")) { /* the tensor files' byte work */
     la_mex_file(nlhs, plhs, nrhs, prhs);
     return;
   }
-  if (!fn && !strcmp(fname, "last_call")) {
-    plhs[0] = la_clock_last_call();
-    return;
-  }
-  if (!fn && !strcmp(fname, "outputs_like")) {
-    outputs_like(nlhs, plhs, nrhs, prhs);
-    return;
-  }
+#ifdef LA_TESTING
+  if (!fn && instrument(fname, nlhs, plhs, nrhs, prhs)) return;
+#endif
   if (!fn) mexErrMsgIdAndTxt("kda:internal", "la_mex: unknown function '%s'", fname);
   memset(&c, 0, sizeof c);
   c.fn = fn;

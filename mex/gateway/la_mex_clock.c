@@ -1,9 +1,12 @@
 /*
- * la_mex_clock.c -- see la_mex_clock.h.
+ * la_mex_clock.c -- see la_mex_clock.h.  The test build's only
+ * (-DLA_TESTING); nothing in the shipped MEX.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "la_mex_clock.h"
+
+#ifdef LA_TESTING
 
 #include <stdint.h>
 #include <string.h>
@@ -94,3 +97,5 @@ mxArray *la_clock_last_call(void)
   mxSetFieldByNumber(s, 0, 7, align);
   return s;
 }
+
+#endif /* LA_TESTING */

@@ -7,13 +7,16 @@
  * mexFunction returns.  la_mex('last_call') reports the last completed call
  * of this MEX file and the mean over the calls since the previous query
  * (the bench's "inside the MEX", bench_decode.m); a call that fails is not
- * counted.  Nothing else reads the clock.
+ * counted.  Nothing else reads the clock.  Only the test build has the
+ * clock (-DLA_TESTING: build/testing/la_mex_testing.mex); in the shipped
+ * MEX the marks below are nothing.
  */
 #ifndef LA_MEX_CLOCK_H
 #define LA_MEX_CLOCK_H
 
 #include "la_mex_base.h"
 
+#ifdef LA_TESTING
 typedef enum la_mark {
   LA_MARK_ENTRY,      /* mexFunction entered                          */
   LA_MARK_PARSED,     /* arguments parsed, checked and converted      */
@@ -41,5 +44,11 @@ void la_clock_done(const char *name);
  * a 64-byte boundary (0, 16, 32, 48: the rows), the offset, the calls and
  * their mean core time (then the counts restart).  [] before any call. */
 mxArray *la_clock_last_call(void);
+
+#else
+#define la_clock_mark(which) ((void)0)
+#define la_clock_state(state) ((void)(state))
+#define la_clock_done(name) ((void)0)
+#endif
 
 #endif

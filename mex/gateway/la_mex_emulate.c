@@ -1,11 +1,10 @@
 /*
  * la_mex_emulate.c -- option 'Emulate' in the gateway (la_mex_emulate.h).
- * The rounding itself is the core's (la_round.h); the work runs in the
+ * The rounding itself is the core's (la_emulate_round); the work runs in the
  * float entry points whatever the input class.
  */
 #include "la_mex_emulate.h"
 #include "la_mex_mem.h"
-#include "../core/la_round.h"
 
 #include <string.h>
 
@@ -22,7 +21,7 @@ static mxArray *rounded_copy(const la_call *c, int fmt, const mxArray *a)
   } else if (n) {
     memcpy(d, mxGetData(a), n * sizeof(float));
   }
-  la_round_array(fmt, d, (ptrdiff_t)n);
+  la_emulate_round(fmt, d, (ptrdiff_t)n);
   return r;
 }
 

@@ -2,7 +2,6 @@
  * la_mex_mem.c -- see la_mex_mem.h.
  */
 #include "la_mex_mem.h"
-#include "../core/la_size.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -15,9 +14,8 @@
 void la_need_add(const la_call *c, ptrdiff_t *total, const char *what, ptrdiff_t d0, ptrdiff_t d1,
                  ptrdiff_t d2, ptrdiff_t d3, size_t elem)
 {
-  ptrdiff_t count, bytes;
-  if (!la_mul4(d0, d1, d2, d3, &count) || !la_bytes(count, elem, &bytes) ||
-      !la_add(*total, bytes, total))
+  ptrdiff_t bytes;
+  if (!la_size_bytes4(d0, d1, d2, d3, elem, &bytes) || !la_size_add(*total, bytes, total))
     la_fail(c, "outOfMemory", "out of memory: %s would be %td x %td x %td x %td elements of %zu "
             "bytes, more than this machine can address", what, d0, d1, d2, d3, elem);
 }

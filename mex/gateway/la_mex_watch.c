@@ -79,11 +79,19 @@ static double norm2(const la_call *c, const void *a, ptrdiff_t off, ptrdiff_t n)
   return sqrt(s);
 }
 
-/* the beta a step uses */
-static double beta_used(const la_problem *p, double b)
+/* the beta step bt uses: the core's transform (la_beta_used_*), in the
+ * class of the inputs */
+static double beta_used(const la_call *c, const void *beta, ptrdiff_t bt)
 {
-  if (!p->beta_sigmoid) return b;
-  return (p->allow_neg_eigval ? 2.0 : 1.0) / (1.0 + exp(-b));
+  if (c->dbl) {
+    double u;
+    la_beta_used_d(&c->p, 1, (const double *)beta + bt, &u);
+    return u;
+  } else {
+    float u;
+    la_beta_used_s(&c->p, 1, (const float *)beta + bt, &u);
+    return u;
+  }
 }
 
 void la_warn_state_growth(const la_call *c, const void *S)
@@ -104,7 +112,7 @@ void la_warn_state_growth(const la_call *c, const void *S)
       for (t = t0; t < t1; t++) {
         const ptrdiff_t bt = t + p->T * (hv + p->HV * b);
         const double kn = p->qk_l2norm ? 1 : norm2(c, k, p->K * (t + p->T * (hv / group + p->H * b)), p->K);
-        bound += fabs(beta_used(p, elt(c, beta, bt))) * kn * norm2(c, v, p->V * bt, p->V);
+        bound += fabs(beta_used(c, beta, bt)) * kn * norm2(c, v, p->V * bt, p->V);
       }
       /* inputs with Inf or NaN propagate them by contract: nothing to warn of */
       if (isfinite(bound) && !(got <= LA_GROWTH_FACTOR * bound) && got != 0) { /* NaN too */

@@ -6,14 +6,15 @@
 %   'dtbias', 'vector'; perm: the permutation that takes the array indexed
 %   like FLA's (as la_load returns it) to this library's layout, e.g. q
 %   [B, T, H, K] -> K x T x H x B is perm [4 2 3 1].  op 'gdn' makes g and
-%   dg scalar gates ([B, T, HV]).  state_v_first: FLA states are
+%   dg scalar gates ([B, T, HV]); GDN's gk [B, T, HV, K] and gv [B, T, HV,
+%   V] (FLA's fused_recurrent_gated_delta_rule) keep their last axis.  state_v_first: FLA states are
 %   [N, HV, V, K] (and h [B, NT, HV, V, K]) instead of [.., K, V].  An
 %   unknown name is a 'la:badName' error listing the known ones.
 
 function [kind, perm] = la_fla_kind (name, op, state_v_first)
   kinds = {'qk',         {'q', 'k', 'dq', 'dk', 'qg', 'kg'}; ...
-           'v',          {'v', 'o', 'do', 'dv', 'u', 'v_new', 'dv_new', 'du'}; ...
-           'gk',         {'g', 'dg', 'w', 'dw', 'g_cumsum', 'gk'}; ...
+           'v',          {'v', 'o', 'do', 'dv', 'u', 'v_new', 'dv_new', 'du', 'gv', 'dgv'}; ...
+           'gk',         {'g', 'dg', 'w', 'dw', 'g_cumsum', 'gk', 'dgk'}; ...
            'bt',         {'beta', 'dbeta', 'db'}; ...
            'state',      {'h0', 'ht', 'dht', 'dh0', 'initial_state', 'final_state'}; ...
            'chunkstate', {'h', 'dh'}; ...
@@ -31,7 +32,7 @@ function [kind, perm] = la_fla_kind (name, op, state_v_first)
     all_names = [kinds{:, 2}];
     error ('la:badName', 'unknown FLA tensor name ''%s'' (known: %s)', name, strjoin (all_names, ' '));
   end
-  if (strcmp (op, 'gdn') && any (strcmp (name, {'g', 'dg', 'g_cumsum', 'gk'})))
+  if (strcmp (op, 'gdn') && any (strcmp (name, {'g', 'dg', 'g_cumsum'})))   % gk: per key
     kind = 'bt';
   end
   switch (kind)

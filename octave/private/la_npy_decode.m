@@ -8,7 +8,9 @@
 %   token by token as Python's literal_eval would: a duplicate key, another
 %   key, a value of the wrong type, a 1-tuple without its comma or any
 %   malformed literal is a 'la:badFile' error (numpy rejects such a file,
-%   or reads it differently).  descr is a type string such as '<f4' or
+%   or reads it differently); so are a format version other than 1.0, 2.0
+%   or 3.0 (a minor version byte not 0) and a character between the
+%   header's tokens that Python's tokenizer refuses (a vertical tab).  descr is a type string such as '<f4' or
 %   '>i8'.  bfloat16 has no numpy type: ml_dtypes (JAX) arrays are saved
 %   with descr '<V2' (a 2-byte void), read here as bfloat16, as is the
 %   descr 'bfloat16' itself.  Structured or object arrays are refused.
@@ -23,6 +25,9 @@ function [x, dtype] = la_npy_decode (bytes, file)
     la_bad_file (file, 'not a .npy file (no \\x93NUMPY magic)');
   end
   major = bytes(7);
+  if (bytes(8) ~= 0 && any (major == [1 2 3]))
+    la_bad_file (file, 'format version %d.%d: numpy reads versions 1.0, 2.0 and 3.0 only', major, bytes(8));
+  end
   if (major == 1)
     hlen = double (bytes(9)) + 256 * double (bytes(10));
     hstart = 11;
@@ -77,6 +82,14 @@ function [descr, c_order, shape] = parse_header (header, old_ints, file)
                         'match', 'split');
   if (any (~cellfun (@(r) all (isspace (r)), rest)))
     la_bad_file (file, 'malformed header: %s', strtrim (header));
+  end
+  % between tokens Python's literal_eval takes space, tab, form feed and
+  % line ends only: a vertical tab (isspace here) makes numpy refuse
+  odd = cellfun (@(r) ~all (any (double (r(:)) == [32 9 10 13 12], 2)), rest);
+  if (any (odd))
+    r = rest{find (odd, 1)};
+    c = r(~any (double (r(:)) == [32 9 10 13 12], 2));
+    la_bad_file (file, 'character 0x%02x between the header''s tokens, which numpy refuses', double (c(1)));
   end
   bad = @(what) la_bad_file (file, 'malformed header (%s): %s', what, strtrim (header));
   n = numel (tok);

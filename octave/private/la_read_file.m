@@ -2,22 +2,19 @@
 %
 %   bytes = la_read_file (file)
 %
-%   Special files (FIFO, device, a link to one, a folder) are refused
-%   before opening (la_regular_file); a file that changes size while it is
-%   read is a 'la:badFile' error, as is one that cannot be opened.
+%   The file is opened once, in C (la_mex ('file', 'read'); see
+%   mex/files/la_files_io.c), and what is checked is that open descriptor:
+%   a special file (FIFO, device, socket, folder, or a link to one) is a
+%   'la:badFile' error before a byte is read, and a FIFO never blocks the
+%   open (O_NONBLOCK), so swapping the name between a check and the read
+%   changes nothing.  A file larger than the memory available, one that
+%   cannot be opened, or one that changes size while it is read is a
+%   'la:badFile' error too.  It is read in steps of 1 MiB, Ctrl-C polled
+%   between them ('la:interrupted').
 
 function bytes = la_read_file (file)
-  nbytes = la_regular_file (file);
-  fid = fopen (file, 'r');
-  if (fid < 0)
-    la_bad_file (file, 'cannot open');
-  end
-  closer = onCleanup (@() fclose (fid));
-  bytes = fread (fid, [1, nbytes], 'uint8=>uint8');
-  if (nbytes == 0)
-    bytes = zeros (1, 0, 'uint8');
-  end
-  if (numel (bytes) ~= nbytes || ~isempty (fread (fid, 1, 'uint8')))
-    la_bad_file (file, 'its size changed while it was read');
+  [bytes, err] = la_mex ('file', 'read', file);
+  if (~isempty (err))
+    la_bad_file (file, '%s', err);
   end
 end

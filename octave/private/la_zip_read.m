@@ -16,7 +16,9 @@
 %   ceiling), the total claimed fits in the memory available, and there
 %   are at most 4096 members (each costs milliseconds in Octave;
 %   numpy's savez of a dump writes tens).  A
-%   name twice, an encrypted member, another method, or an archive cut
+%   name twice, a local header that names its member otherwise than the
+%   directory does (zipfile, so numpy, refuses that), an encrypted
+%   member, another method, or an archive cut
 %   short, or two members that np.load would key alike (q.npy and q) is a
 %   'la:badFile' error.  A MEX built without zlib (build_mex.m)
 %   refuses deflated members with that reason.
@@ -61,6 +63,11 @@ function [names, data, keys] = la_zip_read (bytes, file)
     lw = double (typecast (bytes(loc + 1:loc + 30), 'uint16'));
     if (lw(1) ~= 19280 || lw(2) ~= 1027)
       la_bad_file (file, 'member %s: broken local header', names{i});
+    end
+    need (bytes, loc + 31, lw(14) + lw(15), file);
+    local = char (bytes(loc + 31:loc + 30 + lw(14)));
+    if (~strcmp (local, names{i}))     % zipfile (so numpy) refuses such an archive
+      la_bad_file (file, 'member %s: its local header names it %s', names{i}, local);
     end
     start = loc + 31 + lw(14) + lw(15);
     need (bytes, start, csize, file);

@@ -9,7 +9,11 @@
 %   through 'Intermediates' (verify_intermediates).  unchecked: struct
 %   array (name, reason, severity) of the dump's other tensors that are
 %   not inputs: severity 'fail' for a gradient whose backward could not be
-%   run (no `do`: the dump meant it to be checked), else 'warn'.
+%   run (no `do`: the dump meant it to be checked), else 'warn'.  A GDN
+%   dump with gk / gv (FLA's fused_recurrent_gated_delta_rule) is
+%   recomputed by gdn_recurrent / gdn_recurrent_bwd ('GK', 'GV'; dgk, dgv
+%   too).  With use_graph the trailing zero-length sequences' ht, dh0 rows
+%   are taken from the dump (FLA leaves them undefined).
 
 function [ref, unchecked] = verify_compute (op, t, opts, problem)
   need = {'q', 'k', 'v', 'g', 'beta'};
@@ -20,6 +24,10 @@ function [ref, unchecked] = verify_compute (op, t, opts, problem)
   end
   if (isfield (t, 'h0'))
     opts = [opts, {'InitialState', la_from_fla('h0', t.h0, conv{:})}];
+  end
+  if (strcmp (op, 'gdn') && any (isfield (t, {'gk', 'gv'})))
+    [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv);
+    return;
   end
   fwd = str2func ([op '_chunk']);
   [o, S, aux] = fwd (in{:}, opts{:}, 'Intermediates', true);
@@ -45,14 +53,83 @@ function [ref, unchecked] = verify_compute (op, t, opts, problem)
   if (~isfield (t, 'h0'))
     ref = rmfield (ref, intersect (fieldnames (ref), {'dh0'}));
   end
+  ref = tail_states (ref, t, problem);
   unchecked = unchecked_tensors (t, ref, opts);
 end
 
+function ref = tail_states (ref, t, problem)
+  % use_graph: FLA leaves the states of the trailing zero-length padding
+  % sequences undefined; take the dump's own there (so they are not judged)
+  cu = problem.cu_seqlens;
+  if (~problem.use_graph || isempty (cu))
+    return;
+  end
+  len = diff (cu);
+  n = numel (len);
+  while (n > 0 && len(n) == 0)
+    n = n - 1;
+  end
+  pad = n + 1:numel (len);
+  for name = {'ht', 'dh0'}
+    if (~isempty (pad) && isfield (ref, name{1}) && isfield (t, name{1}) ...
+        && isequal (size (ref.(name{1})), size (t.(name{1}))))
+      ref.(name{1})(pad, :, :, :) = t.(name{1})(pad, :, :, :);
+    end
+  end
+end
+
+function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv)
+  % FLA's fused_recurrent_gated_delta_rule with gk [B, T, HV, K] and / or
+  % gv [B, T, HV, V]: the recurrent path ('GK', 'GV'); no intermediates
+  keep = true (size (opts));
+  i = find (strcmp (opts(1:2:end), 'ChunkSize'));
+  keep([2 * i - 1, 2 * i]) = false;
+  opts = opts(keep);
+  names = {'gk', 'gv'};
+  for j = 1:2
+    if (isfield (t, names{j}))
+      x = permute (t.(names{j}), [4 2 3 1]);     % [B, T, HV, X] -> X x T x HV x B
+      opts = [opts, {upper(names{j}), x}];       %#ok<AGROW>
+    end
+  end
+  [o, S] = gdn_recurrent (in{:}, opts{:});
+  ref = struct ('o', la_to_fla ('o', o, conv{:}), 'ht', la_to_fla ('ht', S, conv{:}));
+  if (isfield (t, 'do'))
+    dht = [];
+    if (isfield (t, 'dht'))
+      dht = la_from_fla ('dht', t.dht, conv{:});
+    end
+    grads = cell (1, 10);
+    [grads{:}] = gdn_recurrent_bwd (in{:}, la_from_fla ('do', t.do, conv{:}), dht, opts{:});
+    names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0', 'dA_log', 'ddt_bias'};
+    for j = 1:numel (names)
+      ref.(names{j}) = la_to_fla (names{j}, grads{j}, conv{:});
+    end
+    ref.db = ref.dbeta;
+    gates = {'dgk', 'dgv'};
+    for j = 1:2
+      if (isfield (t, gates{j}) && ~isempty (grads{8 + j}))
+        ref.(gates{j}) = permute (grads{8 + j}, [4 2 3 1]);   % X x T x HV x B -> [B, T, HV, X]
+      end
+    end
+  end
+  if (~isfield (t, 'h0'))
+    ref = rmfield (ref, intersect (fieldnames (ref), {'dh0'}));
+  end
+  unchecked = unchecked_tensors (t, ref, opts);
+  inter = {'g_cumsum', 'Akk', 'Aqk', 'w', 'u', 'v_new', 'h', 'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
+  for j = find (ismember ({unchecked.name}, inter))
+    unchecked(j).reason = ['gk / gv make it a fused recurrent call (FLA''s chunked GDN ' ...
+                           'takes no gk, gv): there are no chunk intermediates'];
+    unchecked(j).severity = 'warn';
+  end
+end
+
 function unchecked = unchecked_tensors (t, ref, opts)
-  inputs = {'q', 'k', 'v', 'g', 'beta', 'h0', 'do', 'dht', 'cu_seqlens'};
+  inputs = {'q', 'k', 'v', 'g', 'beta', 'h0', 'do', 'dht', 'cu_seqlens', 'gk', 'gv'};
   gate = {'A_log', 'dt_bias'};
   backward = {'dht', 'dq', 'dk', 'dv', 'dg', 'dbeta', 'db', 'dh0', 'dA_log', 'ddt_bias', ...
-              'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
+              'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new', 'dgk', 'dgv'};
   gate_used = any (strcmp (opts(1:2:end), 'GateInKernel'));
   unchecked = struct ('name', {}, 'reason', {}, 'severity', {});
   names = fieldnames (t);

@@ -2,26 +2,42 @@
 %
 %   [meta, decode] = verify_decode ('meta', t, meta)
 %   [ref, unchecked, dec, notes] = verify_decode ('compute', op, t, opts, problem, decode)
+%   [expected, notes] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes)
 %   rows = verify_decode ('locate', rows, ref, t, dec)
 %
 %   A dump is a decode call (docs/decode.md) when it holds the tensor
-%   ssm_state_indices ([N] or [N, Tmax], from 0, -1 padding), or a
-%   per-channel beta ([B, T, HV, V]); num_accepted_tokens ([N]) and the
-%   meta.json key inplace_final_state (default true, as FLA's
-%   fused_recurrent_kda_fwd) go with it; h0 is the pool before the call,
-%   ht after it (or, not in place, the state after every token, [B*T, HV,
-%   K, V]).
-%   'meta':    decode is [] for other dumps, else a struct with field
-%              inplace; inplace_final_state is taken out of meta
-%              (verify_options knows FLA's other keys).
-%   'compute': the recurrent path with 'Slots' (+ 1), 'AcceptedTokens' and
-%              'UpdatePool' recomputes o and ht in FLA layout; dec holds
-%              what 'locate' needs.
-%   'locate':  for a failing o or ht, the first sequence, step and slot
-%              (0-based, as in FLA) that goes wrong replaces the row's
-%              'where'; ht in place also fails when a slot that no
-%              sequence writes differs from h0 at all (a kernel must not
-%              touch it).
+%   ssm_state_indices ([N] or [N, Tmax], from 0, -1 padding; SGLang's and
+%   FlashInfer's name initial_state_indices too), or a per-channel beta
+%   ([B, T, HV, V]); num_accepted_tokens ([N]) and the meta.json key
+%   inplace_final_state (default true, as FLA's fused_recurrent_kda_fwd) go
+%   with it; h0 is the pool before the call, ht after it (or, not in
+%   place, the state after every token, [B*T, HV, K, V]).  The meta.json
+%   key engine and the serving tensors output_state_indices,
+%   intermediate_states_buffer, intermediate_state_indices,
+%   retrieve_parent_token select an engine's rules (verify_engine).
+%   'meta':     decode is [] for other dumps, else a struct with fields
+%               inplace and engine (verify_engine 'meta'); the keys of
+%               both are taken out of meta (verify_options knows FLA's
+%               other keys; engine on a chunked dump changes nothing: the
+%               engines' chunked kernels follow FLA's).
+%   'compute':  FLA's rules: the recurrent path with 'Slots' (+ 1),
+%               'AcceptedTokens' and 'UpdatePool' recomputes o and ht in
+%               FLA layout; another engine's: verify_engine 'compute'.  dec
+%               holds what 'locate' needs.
+%   'expected': the error of a correct kernel of the dump's dtype, as the
+%               chunked paths' 'Emulate': the same call in single from the
+%               same inputs, o rounded to bf16 / fp16 for such a dump and
+%               the pool (ht, intermediate_states_buffer) to the format it
+%               is stored in (round to nearest; with meta.json
+%               state_rounding = 'stochastic' the rounding's share counted
+%               twice: stochastic rounding's variance is twice nearest's);
+%               expected.unit_roundoff: float32's 2^-24 for a float32 dump
+%               (a fused recurrent kernel has no TF32 dots).
+%   'locate':   for a failing o or ht, the first sequence, step and slot
+%               (0-based, as in FLA) that goes wrong replaces the row's
+%               'where'; ht in place also fails when a slot that no
+%               sequence writes differs from h0 at all (a kernel must not
+%               touch it).
 
 function varargout = verify_decode (what, varargin)
   switch (what)
@@ -29,6 +45,8 @@ function varargout = verify_decode (what, varargin)
       [varargout{1:2}] = split_meta (varargin{:});
     case 'compute'
       [varargout{1:4}] = compute (varargin{:});
+    case 'expected'
+      [varargout{1:2}] = expected_error (varargin{:});
     case 'locate'
       varargout{1} = locate (varargin{:});
   end
@@ -36,14 +54,28 @@ end
 
 function [meta, decode] = split_meta (t, meta)
   decode = [];
-  if (isfield (t, 'ssm_state_indices') || (isfield (t, 'beta') && ndims (t.beta) == 4) ...
+  [meta, eng, notes] = verify_engine ('meta', t, meta);
+  serving = {'ssm_state_indices', 'initial_state_indices', 'output_state_indices', ...
+             'intermediate_states_buffer', 'retrieve_parent_token'};
+  if (any (isfield (t, serving)) || (isfield (t, 'beta') && ndims (t.beta) == 4) ...
       || isfield (meta, 'inplace_final_state'))
     decode.inplace = true;   % FLA's fused_recurrent_kda_fwd's default
     if (isfield (meta, 'inplace_final_state'))
       decode.inplace = logical (meta.inplace_final_state);
       meta = rmfield (meta, 'inplace_final_state');
     end
+    eng.inplace = decode.inplace;
+    decode.engine = eng;
+    decode.notes = notes;
   end
+end
+
+function yes = engine_rules (t, eng)
+  % FLA's rules unless an engine or a serving tensor FLA has not says otherwise
+  more = {'initial_state_indices', 'output_state_indices', 'intermediate_states_buffer', ...
+          'retrieve_parent_token'};
+  yes = ~strcmp (eng.name, 'fla') || any (isfield (t, more)) || eng.disable_state_update ...
+        || eng.pad_slot_id ~= -1;
 end
 
 function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
@@ -62,7 +94,16 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
   else
     in{5} = la_from_fla ('beta', t.beta, conv{:});
   end
-  notes = {};
+  notes = decode.notes;
+  if (engine_rules (t, decode.engine))
+    if (~isfield (t, 'h0'))
+      error ('la:badFile', 'the dump has a state pool''s indices but no h0, the pool before the call');
+    end
+    [ref, dec, more] = verify_engine ('compute', op, t, opts, problem, decode.engine, in, conv);
+    notes = [notes, more];
+    unchecked = unchecked_of (t, ref);
+    return;
+  end
   dec = struct ('slots', [], 'per_sequence', false, 'accepted', [], 'inplace', false, 'cu', problem.cu_seqlens, ...
                 'T', size (t.q, 2), 'B', size (t.q, 1), 'h0', []);
   if (isfield (t, 'h0'))
@@ -100,8 +141,13 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
     S = reshape (S, sz(1), sz(2), sz(3), []);
   end
   ref.ht = la_to_fla ('ht', S, conv{:});
+  unchecked = unchecked_of (t, ref);
+end
+
+function unchecked = unchecked_of (t, ref)
   inputs = {'q', 'k', 'v', 'g', 'beta', 'h0', 'A_log', 'dt_bias', 'cu_seqlens', ...
-            'ssm_state_indices', 'num_accepted_tokens'};
+            'ssm_state_indices', 'num_accepted_tokens', 'initial_state_indices', ...
+            'output_state_indices', 'intermediate_state_indices', 'retrieve_parent_token'};
   unchecked = struct ('name', {}, 'reason', {}, 'severity', {});
   names = fieldnames (t);
   for i = 1:numel (names)
@@ -110,6 +156,86 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
                                    'call: FLA has no backward of it, this library checks o ' ...
                                    'and ht'], 'severity', 'warn');  %#ok<AGROW>
     end
+  end
+end
+
+% ---- what a correct kernel of the dump's dtype gets wrong --------------------
+
+function [expected, notes] = expected_error (op, t, opts, problem, decode, ref, dtypes)
+  notes = {};
+  expected = struct ();
+  formats = struct ('float32', '', 'bfloat16', 'bf16', 'float16', 'fp16');
+  if (~isfield (formats, problem.dtype))
+    return;                              % float64: the fixed bound
+  end
+  fmt = formats.(problem.dtype);
+  ts = t;
+  for name = {'q', 'k', 'v', 'g', 'beta', 'h0', 'intermediate_states_buffer'}
+    if (isfield (ts, name{1}))
+      ts.(name{1}) = single (ts.(name{1}));
+    end
+  end
+  ts = rmfield (ts, intersect (fieldnames (ts), {'o', 'ht'}));
+  emu = compute (op, ts, opts, problem, decode);
+  stochastic = strcmp (decode.engine.rounding, 'stochastic');
+  names = fieldnames (ref);
+  for i = 1:numel (names)
+    r = ref.(names{i});
+    e = double (emu.(names{i}));
+    if (isfield (t, names{i}) && isequal (size (t.(names{i})), size (r)))
+      same = (r == t.(names{i}));        % taken from the dump (undefined there)
+      e(same) = r(same);
+    end
+    to = stored_format (names{i}, fmt, dtypes, t);
+    rounded = e;
+    if (~isempty (to))
+      rounded = verify_round (e, to);
+    end
+    d = r - rounded;
+    scale = max (norm (r(:)), realmin);
+    expected.(names{i}) = norm (d(:)) / scale;
+    if (stochastic && ~strcmp (names{i}, 'o') && ~isempty (to))
+      q = rounded - e;                   % nearest's share, counted once more
+      expected.(names{i}) = sqrt (expected.(names{i}) ^ 2 + (norm (q(:)) / scale) ^ 2);
+    end
+  end
+  if (isempty (fmt))
+    expected.unit_roundoff = 2 ^ -21;    % float32, no TF32 dots; 8 ulps: other summation orders
+  end
+  sr = '';
+  if (stochastic)
+    sr = '; stochastic rounding of the pool: twice the variance of nearest';
+  end
+  notes{end + 1} = sprintf (['Bounds from the same call in single%s (verify_decode ''expected''%s), ' ...
+                             'not FLA''s fixed thresholds.'], rounding_text (fmt), sr);
+end
+
+function to = stored_format (name, fmt, dtypes, t)
+  % o in the kernel's format; states in the format they are stored in, or
+  % whose values they all are (a bf16 pool handed over as float32)
+  to = '';
+  if (strcmp (name, 'o'))
+    to = fmt;
+  elseif (isfield (dtypes, name) && any (strcmp (dtypes.(name), {'bfloat16', 'float16'})))
+    to = 'fp16';
+    if (strcmp (dtypes.(name), 'bfloat16'))
+      to = 'bf16';
+    end
+  elseif (isfield (t, name) && any (t.(name)(:) ~= 0))
+    x = t.(name)(:);
+    if (isequal (verify_round (x, 'bf16'), x))
+      to = 'bf16';
+    elseif (isequal (verify_round (x, 'fp16'), x))
+      to = 'fp16';
+    end
+  end
+end
+
+function s = rounding_text (fmt)
+  if (isempty (fmt))
+    s = '';
+  else
+    s = sprintf (', o and bf16 / fp16 states rounded to nearest %s', fmt);
   end
 end
 
@@ -143,6 +269,10 @@ function rows = locate (rows, ref, t, dec)
 end
 
 function seqs = sequences (dec)
+  if (isfield (dec, 'seqs'))
+    seqs = dec.seqs;                     % an engine's: verify_engine made them
+    return;
+  end
   % per sequence: its tokens (1-based rows of FLA's [B*T] order), the slot
   % it reads and the slot of each step (0-based, FLA's; NaN without slots)
   if (isempty (dec.cu))
@@ -212,7 +342,9 @@ function s = slot_text (seq, j, dec)
   if (isnan (seq.read))
     return;
   end
-  if (seq.read < 0)
+  if (isfield (seq, 'padtext') && ~isempty (seq.padtext))
+    s = seq.padtext;
+  elseif (seq.read < 0)
     s = ', skipped (it reads padding): its o must be zero';
   elseif (dec.inplace && seq.writes(j) < 0)
     s = sprintf (', reading slot %d, writing no slot (padding %d)', seq.read, seq.writes(j));

@@ -12,7 +12,10 @@
 %     states ht, dh0, dht ([N, HV, K, V]): the first wrong sequence
 %     others (dA_log, ddt_bias): the entry of the largest error
 %   and, for the first three, every failing head (error rms over everything
-%   else above the bound).  err_map: the relative error over (step, head)
+%   else above the bound).  For gradients (dq, dk, dv, dg, dbeta, the
+%   backward's intermediates) and dh also the LAST wrong step (chunk),
+%   said to be where the error starts: a gradient's error flows backward
+%   in time, so the first wrong step lies before the bug.  err_map: the relative error over (step, head)
 %   for the heat map, rms over batch and channels (time axis only).
 
 function [where, err_map] = verify_divergence (name, ref, x, tol, problem)
@@ -26,8 +29,16 @@ function [where, err_map] = verify_divergence (name, ref, x, tol, problem)
     per_chunk = sqrt (mean (mean (d3 .^ 2, 4), 3)) / scale;
     [b, n] = first_over (per_chunk, tol);
     [seq, chunk] = chunk_of (b, n, problem);
-    where = sprintf ('first wrong state: sequence %d, chunk %d (error %.3g x rms)%s', ...
-                     seq, chunk, per_chunk(b, n), heads_over (d3, 3, scale, tol));
+    where = sprintf ('first wrong state: sequence %d, chunk %d (error %.3g x rms)', ...
+                     seq, chunk, per_chunk(b, n));
+    if (strcmp (name, 'dh'))
+      [b, n] = last_over (per_chunk, tol);
+      [seq, chunk] = chunk_of (b, n, problem);
+      where = sprintf (['%s; last wrong state (a gradient flows backward in time: its error ' ...
+                        'starts here): sequence %d, chunk %d (error %.3g x rms)'], ...
+                       where, seq, chunk, per_chunk(b, n));
+    end
+    where = [where heads_over(d3, 3, scale, tol)];
   elseif (any (strcmp (name, {'ht', 'dh0', 'dht'})))
     d3 = reshape (d, sz(1), sz(2), []);                 % N, HV, K*V
     per_seq = sqrt (mean (mean (d3 .^ 2, 3), 2)) / scale;
@@ -44,29 +55,61 @@ function [where, err_map] = verify_divergence (name, ref, x, tol, problem)
     per_step = sqrt (mean (mean (d3 .^ 2, 4), 3)) / scale;
     err_map = reshape (sqrt (mean (mean (d3 .^ 2, 4), 1)) / scale, sz(2), sz(3));
     [b, t] = first_over (per_step, tol);
-    [seq, t0] = sequence_of (b, t, problem.cu_seqlens);
-    step = t - t0;                                      % 0-based in the sequence
-    [~, hc] = max (reshape (d3(b, t, :, :), [], 1));
-    [h, c] = ind2sub ([sz(3), size(d3, 4)], hc);
-    where = sprintf (['first divergence: sequence %d, chunk %d, step %d of the chunk ' ...
-                      '(t = %d of the sequence), head %d, channel %d (error %.3g, %.3g x rms)%s'], ...
-                     seq, floor (step / problem.chunk_size), mod (step, problem.chunk_size), ...
-                     step, h - 1, c - 1, d3(b, t, h, c), per_step(b, t), ...
-                     heads_over (d3, 3, scale, tol));
+    where = ['first divergence: ' step_text(d3, per_step, b, t, problem)];
+    if (is_gradient (name))
+      [b, t] = last_over (per_step, tol);
+      where = sprintf (['%s; last wrong step (a gradient flows backward in time: its error ' ...
+                        'starts here): %s'], where, step_text (d3, per_step, b, t, problem));
+    end
+    where = [where heads_over(d3, 3, scale, tol)];
   end
 end
+
+function tf = is_gradient (name)
+  % the gradients and the backward's intermediates: errors flow backward in time
+  tf = any (strcmp (name, {'dq', 'dk', 'dv', 'dg', 'dbeta', 'db', 'dgk', 'dgv', 'dAqk', ...
+                           'dAkk', 'dw', 'du', 'dv_new'}));
+end
+
+function s = step_text (d3, per_step, b, t, problem)
+  % 'sequence 1, chunk 0, step 3 of the chunk (t = 3 of the sequence), head 1,
+  % channel 2 (error 0.5, 1.2 x rms)' for step t of batch entry b
+  [seq, t0] = sequence_of (b, t, problem.cu_seqlens);
+  step = t - t0;                                      % 0-based in the sequence
+  [~, hc] = max (reshape (d3(b, t, :, :), [], 1));
+  [h, c] = ind2sub ([size(d3, 3), size(d3, 4)], hc);
+  s = sprintf (['sequence %d, chunk %d, step %d of the chunk (t = %d of the sequence), ' ...
+                'head %d, channel %d (error %.3g, %.3g x rms)'], ...
+               seq, floor (step / problem.chunk_size), mod (step, problem.chunk_size), ...
+               step, h - 1, c - 1, d3(b, t, h, c), per_step(b, t));
+end
+
 
 function [i, j] = first_over (e, tol)
   % the first entry (rows first: sequence, then time or chunk) above tol,
   % else the largest
+  [i, j] = over (e, tol, 1);
+end
+
+function [i, j] = last_over (e, tol)
+  % the last entry above tol (in the same order), else the largest
+  [i, j] = over (e, tol, 0);
+end
+
+function [i, j] = over (e, tol, first)
   [is, js] = find (e > tol);
   if (isempty (is))
     [~, k] = max (e(:));
     [is, js] = ind2sub (size (e), k);
   end
   order = sortrows ([is(:), js(:)]);
-  i = order(1, 1);
-  j = order(1, 2);
+  if (first)
+    order = order(1, :);
+  else
+    order = order(end, :);
+  end
+  i = order(1);
+  j = order(2);
 end
 
 function s = heads_over (d, dim, scale, tol)

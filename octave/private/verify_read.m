@@ -11,8 +11,10 @@
 %   the stored type of each; folder: the dump folder ('' for a struct).
 %   Special files (FIFO, device, a link to one) are refused, not opened.
 %   meta.json must be one JSON object whose values are numbers, booleans,
-%   strings, null or lists of numbers (a list comes back as a column), each
-%   known key of the type it needs.  A name found twice, or any unreadable
+%   strings, null, lists of numbers (a list comes back as a column) or
+%   lists of equally long lists of numbers (a matrix, one row per inner
+%   list, as FLA's chunk_indices), each known key of the type it needs
+%   (chunk_indices and cp_context, which change nothing, may hold any value).  A name found twice, or any unreadable
 %   file, is a 'la:badFile' error whose text starts with kda_verify or
 %   gdn_verify, whichever was called.
 
@@ -52,10 +54,10 @@ end
 function [t, dtypes] = read_tensors (folder, caller)
   t = struct ();
   dtypes = struct ();
-  for ext = {'*.npy', '*.npz', '*.safetensors', '*.mat'}
-    files = dir (fullfile (folder, ext{1}));
+  for ext = {'.npy', '.npz', '.safetensors', '.mat'}
+    files = la_folder_files (folder, ext);   % no glob: a backslash in folder is a name
     for i = 1:numel (files)
-      file = fullfile (folder, files(i).name);
+      file = fullfile (folder, files{i});
       [s, dt] = la_load (file, 'double');
       names = fieldnames (s);
       for j = 1:numel (names)
@@ -81,20 +83,21 @@ function meta = read_meta (mfile)
   end
   booleans = {'use_qk_l2norm_in_kernel', 'use_gate_in_kernel', 'safe_gate', ...
               'use_beta_sigmoid_in_kernel', 'allow_neg_eigval', 'state_v_first', ...
-              'output_final_state'};
-  numbers = {'scale', 'chunk_size', 'lower_bound'};
+              'transpose_state_layout', 'head_first', 'use_graph', 'output_final_state', ...
+              'disable_recompute', 'return_intermediate_states', 'inplace_final_state'};
+  numbers = {'scale', 'chunk_size', 'lower_bound', 'max_num_seqs'};
+  lists = {'cu_seqlens', 'cu_seqlens_cpu'};
+  free = {'chunk_indices', 'cp_context'};      % any JSON value: not used by the math
   keys = fieldnames (meta);
   for i = 1:numel (keys)
-    v = meta.(keys{i});
-    listed = iscell (v);
-    if (listed)
-      if (~all (cellfun (@(x) isnumeric (x) && isscalar (x), v)))
-        la_bad_file (mfile, '"%s": a list of numbers expected', keys{i});
-      end
-      v = reshape ([v{:}], [], 1);
-      meta.(keys{i}) = v;
+    [v, listed] = plain (meta.(keys{i}));
+    meta.(keys{i}) = v;
+    if (any (strcmp (keys{i}, free)))
+      continue;
     elseif (isstruct (v))
       la_bad_file (mfile, '"%s": an object where a value is expected', keys{i});
+    elseif (iscell (v))
+      la_bad_file (mfile, '"%s": a list of numbers (or of lists of numbers) expected', keys{i});
     end
     if (any (strcmp (keys{i}, booleans)) && (listed || ~(isscalar (v) && (islogical (v) || isnumeric (v)))))
       la_bad_file (mfile, '"%s" must be true or false', keys{i});
@@ -102,8 +105,26 @@ function meta = read_meta (mfile)
       la_bad_file (mfile, '"%s" must be a number (or null)', keys{i});
     elseif (strcmp (keys{i}, 'dtype') && ~ischar (v))
       la_bad_file (mfile, '"dtype" must be a string such as "bfloat16"');
-    elseif (strcmp (keys{i}, 'cu_seqlens') && ~(isnumeric (v) && ~isempty (v)) && ~isequal (v, []))
-      la_bad_file (mfile, '"cu_seqlens" must be a list of integers');
+    elseif (any (strcmp (keys{i}, lists)) && ~(isnumeric (v) && ~isempty (v)) && ~isequal (v, []))
+      la_bad_file (mfile, '"%s" must be a list of integers', keys{i});
+    end
+  end
+end
+
+function [v, listed] = plain (v)
+  % JSON lists as arrays: a list of numbers is a column, a list of equally
+  % long lists of numbers (FLA's chunk_indices [[i_n, i_t], ...]) a matrix
+  % with one row per inner list; anything else stays a cell
+  listed = iscell (v);
+  if (~listed)
+    return;
+  end
+  if (all (cellfun (@(x) isnumeric (x) && isscalar (x), v)))
+    v = reshape ([v{:}], [], 1);
+  elseif (~isempty (v) && all (cellfun (@iscell, v)))
+    rows = cellfun (@(x) plain (x), v, 'UniformOutput', false);
+    if (all (cellfun (@(x) isnumeric (x) && isequal (size (x), size (rows{1})), rows)))
+      v = [rows{:}]';
     end
   end
 end

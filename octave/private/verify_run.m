@@ -28,6 +28,7 @@ function [ok, report] = run (fn, op, dump, out)
       error ('la:badFile', '%s: ReportDir ''%s'' is no folder', fn, folder);
     end
   end
+  [t, gate_notes] = gdn_defaults (op, t);
   need = {'q', 'k', 'v', 'g', 'beta'};
   missing = need(~isfield (t, need));
   if (~isempty (missing))
@@ -37,16 +38,18 @@ function [ok, report] = run (fn, op, dump, out)
   [meta, decode] = verify_decode ('meta', t, meta);   % a fused recurrent decode call?
   [opts, problem, notes] = verify_options (op, meta, t);
   [problem.dtype, dtype_note] = verify_dtype (fn, op, meta, t, dtypes);
-  notes = [{dtype_note}, notes];
+  notes = [{dtype_note}, gate_notes, notes];
   if (isempty (decode))
     verify_layout (fn, op, t, problem);
     [ref, unchecked] = verify_compute (op, t, opts, problem);
-    problem.expected = verify_expected (op, t, opts, problem, ref);
+    [problem.expected, problem.emu_err] = verify_expected (op, t, opts, problem, ref);
   else
     [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
-    notes = [notes, more];
-    problem.expected = struct ();
+    [problem.expected, more2] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes);
+    notes = [notes, more, more2];
+    problem.emu_err = struct ();   % decode rows: judged by the engine rules, not windows
   end
+  problem.op = op;
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
   rows = [];
   for i = 1:numel (names)
@@ -54,6 +57,7 @@ function [ok, report] = run (fn, op, dump, out)
     row = verify_compare (names{i}, ref.(names{i}), t.(names{i}), tol, warn_tol, problem);
     row.expected = expected;   % what a correct kernel of that dtype gets
     row.rule = rule;
+    row = local_check (row, ref.(names{i}), t.(names{i}), problem);
     rows = [rows; row];  %#ok<AGROW>
   end
   if (~isempty (decode))
@@ -62,15 +66,63 @@ function [ok, report] = run (fn, op, dump, out)
   if (isempty (rows))
     error ('la:badFile', '%s: the dump holds no output to check (o, ht, dq, ...)', fn);
   end
-  rows = verify_precision (rows, t, dtypes, problem.dtype);
+  engine = 'fla';
+  if (~isempty (decode))
+    engine = decode.engine.name;
+  end
+  rows = verify_precision (rows, t, dtypes, problem.dtype, engine);
   rows = states_from_h (rows);
   verdict = verdict_of (rows, unchecked);
+  slips = struct ('name', {}, 'text', {}, 'ratio_after', {}, 'matched', {});
+  if (strcmp (verdict, 'fail'))   % named slips: only for a failing dump
+    [slips, more] = verify_slips (op, t, opts, problem, rows, decode);
+    notes = [notes, more];
+  end
   stored = unique (struct2cell (dtypes));
   notes{end + 1} = sprintf ('Stored dtypes in the dump: %s.', strjoin (stored', ', '));
-  [text, file] = verify_report (op, verdict, rows, unchecked, notes, problem, folder);
+  [text, file, json, json_file] = verify_report (op, verdict, rows, unchecked, notes, problem, ...
+                                                 folder, slips);
   ok = ~strcmp (verdict, 'fail');
   report = struct ('ok', ok, 'verdict', verdict, 'rows', rows, 'unchecked', unchecked, ...
-                   'notes', {notes}, 'dtype', problem.dtype, 'markdown', text, 'file', file);
+                   'notes', {notes}, 'dtype', problem.dtype, 'fla_commit', verify_fla_commit (), ...
+                   'slips', slips, 'markdown', text, 'file', file, 'json', json, ...
+                   'json_file', json_file);
+end
+
+function row = local_check (row, ref, x, problem)
+  % the error window by window (verify_local): a worse level replaces the row's
+  row.local = 0;
+  name = row.name;
+  if (strcmp (row.status, 'fail') || ~isfield (problem.emu_err, name) || numel (x) ~= numel (ref))
+    return;
+  end
+  x = reshape (double (x), size (ref));
+  [level, where, row.local] = verify_local (name, ref, x, problem.emu_err.(name), row.warn_tol, problem);
+  if (strcmp (level, 'pass') || (strcmp (level, 'warn') && strcmp (row.status, 'warn')))
+    return;
+  end
+  row.status = level;
+  row.pass = ~strcmp (level, 'fail');
+  row.where = where;
+  [~, row.err_map] = verify_divergence (name, ref, x, row.warn_tol, problem);
+end
+
+function [t, notes] = gdn_defaults (op, t)
+  % FLA's fused_recurrent_gated_delta_rule takes g = None (no scalar gate,
+  % with gk / gv) and beta = None (ones)
+  notes = {};
+  if (~strcmp (op, 'gdn') || ~isfield (t, 'v'))
+    return;
+  end
+  heads = [size(t.v, 1), size(t.v, 2), size(t.v, 3)];
+  if (~isfield (t, 'g') && any (isfield (t, {'gk', 'gv'})))
+    t.g = zeros (heads);
+    notes{end + 1} = 'No g in the dump: no scalar gate (FLA''s g = None), only gk / gv.';
+  end
+  if (~isfield (t, 'beta'))
+    t.beta = ones (heads);
+    notes{end + 1} = 'No beta in the dump: beta = 1, as FLA''s fused_recurrent_gated_delta_rule takes beta = None.';
+  end
 end
 
 function verdict = verdict_of (rows, unchecked)
@@ -102,13 +154,13 @@ function refuse_unreadable (fn, folder)
   % files that hold tensors this library cannot read: say so, never ignore them
   kinds = {'*.pt', '*.pth', '*.bin', '*.ckpt', '*.pkl', '*.pickle', '*.h5', '*.hdf5'};
   for i = 1:numel (kinds)
-    files = dir (fullfile (folder, kinds{i}));
+    files = la_folder_files (folder, {kinds{i}(2:end)});   % no glob: a backslash in folder is a name
     if (~isempty (files))
       error ('la:badFile', ['%s: %s is a %s file, which this library does not read (torch.save ' ...
              'and pickle files run code to load; HDF5 needs a library): write the dump with ' ...
              'octave/python/kdagdn_dump.py (safetensors), numpy.save or scipy.io.savemat, ' ...
-             'and move %s out of the dump folder'], fn, fullfile (folder, files(1).name), ...
-             kinds{i}(3:end), files(1).name);
+             'and move %s out of the dump folder'], fn, fullfile (folder, files{1}), ...
+             kinds{i}(3:end), files{1});
     end
   end
 end

@@ -12,7 +12,7 @@
 # copies, the memsets in them), the step's arithmetic (rec_step_*), the rest
 # of the MEX file (gateway and core), malloc/free, the rest of the
 # interpreter, the kernel.  It confirms the split bench_decode measures with
-# la_mex ('last_call').  Needs perf (linux-perf); never part of make test.
+# la_mex_testing ('last_call', the test build).  Needs perf (linux-perf); never part of make test.
 set -e
 calls=${1:-20000}
 H=${2:-4}

@@ -5,8 +5,8 @@ function [md, r] = bench_decode_pool (reps, core_text)
   %
   %   kda_recurrent at B = 1, T = 1, K = V = 128, single, H = 4 and 32, a
   %   pool of 64 slots (InitialState K x V x H x 64), the sequence in slot
-  %   7, every call through the private la_mex (the gateway that
-  %   kda_recurrent.mex is a copy of) so that la_mex ('last_call') reads
+  %   7, every call through la_mex_testing (the test build of the gateway that
+  %   kda_recurrent.mex is a copy of) so that la_mex_testing ('last_call') reads
   %   its time inside the MEX.  Four calls, timed in turn within each of
   %   reps runs (after one warm-up), so a burst of load hits them alike:
   %     plain   [o, S] = kda_recurrent (..., 'InitialState', S)
@@ -20,21 +20,22 @@ function [md, r] = bench_decode_pool (reps, core_text)
   %   For each, microseconds per call, run by run, median (min, max) over
   %   the runs:
   %     total    the call as Octave times it
-  %     inside   mexFunction's entry to its return (la_mex ('last_call'),
+  %     inside   mexFunction's entry to its return (la_mex_testing ('last_call'),
   %              the mean over the run's calls), split into parse (the
   %              arguments parsed, checked, converted), core (the core's
   %              call) and outputs (the outputs made, and the rest)
-  %     arithmetic  one step's on the threads the call runs on (one at
-  %              H = 4, both at H = 32), from bench_core's decode rows
-  %              when given, else the core part of a T = 1024 call / 1024
-  %              timed here
-  %     ours     inside - arithmetic: the library's own cost
+  %     step     the core's T = 1 call in C, on the threads the call runs
+  %              on (one at H = 4, both at H = 32), reading the caller's
+  %              state and writing a new one (bench_core's decode rows,
+  %              "core call"), when given; else the core part of a
+  %              T = 1024 call / 1024 timed here (the arithmetic alone)
+  %     ours     inside - step: the library's own cost
   %     Octave   total - inside: the interpreter's call and its conversion
   %              of the returned arrays (Octave 7 copies each one, element
   %              by element, after mexFunction returns; for the pool column
   %              that is the 64-slot pool, 16 MB at H = 4)
   %   The goal (docs/performance.md): ours at most 15 us in every column.
-  %   r: struct array, one per H (H, arith, and per column name a struct
+  %   r: struct array, one per H (H, arith: the step, and per column name a struct
   %   of [median min max] vectors total, inside, parse, core, outputs, ours,
   %   octave).
   %
@@ -47,15 +48,17 @@ function [md, r] = bench_decode_pool (reps, core_text)
                  '`''InitialState'', pool, ''Slots'', 7, ''UpdatePool'', false` (the state ' ...
                  'after the step returned); assign: tokens then `pool(:, :, :, 7) = S` (in ' ...
                  'place in Octave); pool: the pool returned (`''Slots'', 7`). inside: ' ...
-                 'mexFunction''s entry to return (`la_mex (''last_call'')`), of which parse ' ...
+                 'mexFunction''s entry to return (`la_mex_testing (''last_call'')`), of which parse ' ...
                  '(arguments parsed, checked, converted), core (the core''s call) and ' ...
-                 'outputs (made, and the rest); ours = inside - arithmetic; Octave = total - ' ...
+                 'outputs (made, and the rest); step: the core''s T = 1 call in C, reading ' ...
+                 'and writing its state (bench_core, "core call"); ours = inside - step; ' ...
+                 'Octave = total - ' ...
                  'inside (the interpreter and its copy of every returned array). The pool ' ...
                  'column''s Octave part is the copy of the returned 64-slot pool (16 MB at ' ...
                  'H = 4, 128 MB at H = 32): a decode loop avoids it with `''UpdatePool'', ' ...
                  'false` and the slot assignment (the assign column), which Octave does in ' ...
                  'place (docs/decode.md, section 5).\n\n' ...
-                 '| H | call | total | inside | parse | core | outputs | arithmetic | ours | ' ...
+                 '| H | call | total | inside | parse | core | outputs | step (C) | ours | ' ...
                  'Octave | ours <= 15 us |\n' ...
                  '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n'], reps);
   Hs = [4 32];
@@ -87,10 +90,10 @@ function [md, r] = bench_decode_pool (reps, core_text)
 end
 
 function la = private_la_mex ()
-  here = pwd ();
-  cd (fullfile (fileparts (which ('kda_recurrent')), 'private'));
-  la = @la_mex;
-  cd (here);
+  % the gateway's test build, which has the call clock (make testing)
+  repo = fileparts (fileparts (fileparts (mfilename ('fullpath'))));
+  addpath (fullfile (repo, 'build', 'testing'));
+  la = @la_mex_testing;
 end
 
 % Per run (rows) and call (columns, as names above): microseconds per call
@@ -164,16 +167,16 @@ function [x, raw] = time_pool (la, H, reps)
   x.arith_here = min (tl) / T;
 end
 
-% bench_core's arithmetic of one step on the threads a T = 1 call runs on
-% (one at H = 4, all at H = 32: its column "its own") when given, else ours
+% bench_core's T = 1 call (its column "core call us": the step, reading and
+% writing its state, on the threads a T = 1 call runs on) when given, else
+% the arithmetic timed here
 function a = arithmetic (core_text, H, here)
   a = here;
   if (isempty (core_text))
     return;
   end
-  tok = regexp (core_text, sprintf (['\\| decode kda \\| single \\| %d \\| 128 \\| \\d+ \\| ' ...
-                                     '[\\d.]+ \\([^)]*\\) \\| [\\d.]+ \\([^)]*\\) \\| [\\d.]+ \\| ' ...
-                                     '([\\d.]+) \\|'], H), 'tokens', 'once');
+  tok = regexp (core_text, sprintf ('\\| decode kda \\| single \\| %d \\| 128 \\| \\d+ \\| ([\\d.]+) \\(', ...
+                                    H), 'tokens', 'once');
   if (~isempty (tok))
     a = str2double (tok{1});
   end

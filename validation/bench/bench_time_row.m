@@ -17,8 +17,8 @@ function r = bench_time_row (s, reps, gemm_n)
   %   sec), calls (calls per timed run: decode rows, T = 1, repeat the call
   %   200 times and report seconds per call).
   %
-  %   See also: run_bench, bench_rows.
-  [args, in] = make_inputs (s);
+  %   See also: run_bench, bench_rows, bench_inputs.
+  [args, in] = bench_inputs (s);
   fwd = str2func (s.fn);
   bwd = str2func ([s.fn '_bwd']);
   r.calls = 1;
@@ -50,30 +50,6 @@ function r = bench_time_row (s, reps, gemm_n)
   r.hi = t(end);
   r.gemm_gf = 2 * gemm_n ^ 3 / median (tg(2:end)) / 1e9;
   r.fault = fault_cost (s, in, strcmp (s.mode, 'fwdbwd'));
-end
-
-% Inputs of a usual model: q, k unit columns, g = log(sigmoid(x)) per
-% channel (KDA) or per step (GDN), beta in (0, 1).
-function [args, in] = make_inputs (s)
-  randn ('seed', 1);
-  rand ('seed', 1);
-  mk = @(varargin) cast (randn (varargin{:}), s.cls);
-  q = mk (s.K, s.T, s.H, s.B);
-  q = q ./ sqrt (sum (q .^ 2, 1));
-  k = mk (s.K, s.T, s.H, s.B);
-  k = k ./ sqrt (sum (k .^ 2, 1));
-  v = mk (s.V, s.T, s.H, s.B);
-  if (strncmp (s.fn, 'kda', 3))
-    g = cast (-log1p (exp (-(2 + randn (s.K, s.T, s.H, s.B)))), s.cls);
-  else
-    g = cast (-log1p (exp (-(2 + randn (s.T, s.H, s.B)))), s.cls);
-  end
-  beta = cast (rand (s.T, s.H, s.B), s.cls);
-  in = {q, k, v, g, beta};
-  args = {};
-  if (any (strcmp (s.fn, {'kda_chunk', 'gdn_chunk'})))
-    args = {'ChunkSize', s.C};
-  end
 end
 
 % Median seconds to make and fill arrays of the sizes a call returns.

@@ -193,9 +193,9 @@ function res = check_chunk_backward ()
     % the C core's other form of v_new: the WY form ('Emulate' runs it; the
     % tuning's wy_form forces it), against plain BPTT too (the direct form is
     % the default above)
-    was = core_tuning ('wy_form', 1);
+    [was, via] = core_tuning ('wy_form', 1);
     unwind_protect
-      r3 = core_vs_bptt ([4 16 64]);
+      r3 = core_vs_bptt ([4 16 64], via);
     unwind_protect_cleanup
       core_tuning ('wy_form', was);
     end_unwind_protect
@@ -228,9 +228,13 @@ function res = check_chunk_backward ()
 end
 
 % ---------------------------------------------------------------- helpers
-function [r1, r2] = core_vs_bptt (Cs)
+function [r1, r2] = core_vs_bptt (Cs, via)
   % the C core's *_chunk_bwd at the chunk sizes Cs against plain BPTT (r1)
-  % and against its *_recurrent_bwd (r2), T = 41, KDA and GDN
+  % and against its *_recurrent_bwd (r2), T = 41, KDA and GDN; via (name):
+  % the chunked backward to call (default: the public function)
+  if (nargin < 2)
+    via = @(f) f;
+  end
   r1 = 0; r2 = 0;
   g1 = cell (1, 6); g2 = g1; g3 = g1;
   for gdn = [false true]
@@ -240,7 +244,7 @@ function [r1, r2] = core_vs_bptt (Cs)
     [g1{:}] = ref_recurrence_bwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, dO, dST, 41);
     [g3{:}] = feval ([pre, '_recurrent_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, 'InitialState', e.S0);
     for C = Cs
-      [g2{:}] = feval ([pre, '_chunk_bwd'], e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, ...
+      [g2{:}] = feval (via ([pre, '_chunk_bwd']), e.q, e.k, e.v, pick (gdn, e.g(:), e.g), e.beta(:), dO, dST, ...
                        'InitialState', e.S0, 'ChunkSize', C);
       for i = 1:6
         r1 = max (r1, la_ratio (g1{i}, reshape (g2{i}, size (g1{i}))));

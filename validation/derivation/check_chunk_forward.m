@@ -117,9 +117,9 @@ function res = check_chunk_forward ()
                                 cmp_core(cx{1}, aux, 'u'), cmp_core(cx{2}, auxg, 'u')]), tcore);
     res(end+1) = drv_row (28, 'v_new: plain (u - w S_0) vs aux.v_new (C core, direct form; KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'v_new'), cmp_core (cx{2}, auxg, 'v_new')), tcore);
-    was = core_tuning ('wy_form', 1);  % the C core's WY form ('Emulate' runs it)
+    [was, via] = core_tuning ('wy_form', 1);  % the C core's WY form ('Emulate' runs it)
     unwind_protect
-      wy = {core_aux('kda_chunk', d, C), core_aux('gdn_chunk', dg, C)};
+      wy = {core_aux(via ('kda_chunk'), d, C), core_aux(via ('gdn_chunk'), dg, C)};
     unwind_protect_cleanup
       core_tuning ('wy_form', was);
     end_unwind_protect

@@ -1,20 +1,34 @@
 function res = check_derivations (verbose)
   % res = check_derivations (verbose): run every derivation check
   % (check_recurrence, check_chunk_forward, check_chunk_backward,
-  % check_chunk_bwd_aux, check_stability, check_flops) and return their rows in one struct array
-  % (fields eq, name, file, residual, bound, pass), sorted by equation.
+  % check_chunk_bwd_aux, check_stability, check_flops, check_hazards,
+  % check_specialisations, check_io, check_index) and return their rows in one struct array
+  % (fields eq, name, file, residual, bound, pass), sorted by equation
+  % (the numbered equations first, then those with a letter, e.g. 'H5',
+  % of check_hazards, check_specialisations and check_io, and check_index's
+  % 'index').
   % With verbose (default true when no output is requested) print a table.
   if (nargin < 1)
     verbose = nargout == 0;
   end
   fns = {'check_recurrence', 'check_chunk_forward', 'check_chunk_backward', ...
-         'check_chunk_bwd_aux', 'check_stability', 'check_flops'};
+         'check_chunk_bwd_aux', 'check_stability', 'check_flops', 'check_hazards', ...
+         'check_specialisations', 'check_io', 'check_index'};
   res = drv_row (0, '', '', 0, 0); res(1) = [];
   for i = 1:numel (fns)
     r = feval (fns{i});
     res = [res, r(:)'];
   end
-  [~, ix] = sort ([res.eq]);
+  key = zeros (1, numel (res));
+  for i = 1:numel (res)
+    if (ischar (res(i).eq))             % 'H5': after every numbered equation
+      n = str2double (regexprep (res(i).eq, '^[A-Za-z]+', ''));
+      key(i) = 1000 + 100 * double (res(i).eq(1)) + (isnan (n) * 99 + ~isnan (n) * n);
+    else
+      key(i) = res(i).eq;
+    end
+  end
+  [~, ix] = sort (key);
   res = res(ix);
   if (verbose)
     fprintf ('%4s  %-9s %-9s %-5s  %s\n', 'eq', 'residual', 'bound', 'pass', 'check');
@@ -25,7 +39,11 @@ function res = check_derivations (verbose)
       elseif (~ res(i).pass)
         st = 'FAIL';
       end
-      fprintf ('(%2d)  %-9.2e %-9.1e %-5s  %s\n', res(i).eq, res(i).residual, res(i).bound, st, res(i).name);
+      eqs = res(i).eq;
+      if (~ ischar (eqs))
+        eqs = sprintf ('%2d', eqs);
+      end
+      fprintf ('(%s)  %-9.2e %-9.1e %-5s  %s\n', eqs, res(i).residual, res(i).bound, st, res(i).name);
     end
     fprintf ('%d checks, %d failed, %d skipped\n', numel (res), ...
              sum (~ [res.pass] & ~ isnan ([res.residual])), sum (isnan ([res.residual])));

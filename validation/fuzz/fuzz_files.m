@@ -1,20 +1,23 @@
 function n_bad = fuzz_files (varargin)
   % FUZZ_FILES  Randomly damaged tensor files through la_load (make fuzz-files).
   %
-  %   n_bad = fuzz_files ('Seed', s, 'Count', n, 'TimeLimit', seconds, 'OutDir', dir)
+  %   n_bad = fuzz_files ('Seed', s, 'Count', n, 'TimeLimit', seconds, 'OutDir', dir,
+  %                       'Formats', {'.npy', '.npz', '.safetensors', '.mat', '.json'})
   %
-  %   Starts from valid files of each format (la_save's .npy, .npz stored
-  %   and deflated, .safetensors, .mat of save -v7 and -v6, and meta.json
-  %   text), then damages each
+  %   Starts from valid files of each format in Formats (default all:
+  %   la_save's .npy, .npz stored and deflated, .safetensors; the .mat
+  %   files of fuzz_mat_seeds; meta.json text), then damages each
   %   copy at random: bytes flipped, cut, duplicated or inserted, header
   %   numbers (lengths, sizes, offsets, counts) set to extremes, JSON
   %   punctuation repeated.  Each damaged file must either read or raise
   %   'la:badFile' whose text starts with 'la_load: ' (JSON: the parser's
   %   own error) within 10 s; anything else (another identifier, a crash of
   %   the process, a hang) is a failure, whose file is kept in OutDir as
-  %   bad_SEED_I.EXT.  Returns the number of failures.
+  %   bad_SEED_I.EXT.  Prints how many were read, refused and failed;
+  %   returns the number of failures.
 
-  opt = struct ('Seed', 1, 'Count', 2000, 'TimeLimit', 600, 'OutDir', 'build/fuzz-files');
+  opt = struct ('Seed', 1, 'Count', 2000, 'TimeLimit', 600, 'OutDir', 'build/fuzz-files', ...
+                'Formats', {{'.npy', '.npz', '.safetensors', '.mat', '.json'}});
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i + 1};
   end
@@ -32,17 +35,20 @@ function n_bad = fuzz_files (varargin)
            la_save(fullfile (d, 'x.npz'), s), ...
            la_save(fullfile (d, 'z.npz'), s, 'Compress', true), ...
            la_save(fullfile (d, 'x.safetensors'), s, 'bfloat16'), ...
-           save_mat(fullfile (d, 'z.mat'), s, '-v7'), ...
-           save_mat(fullfile (d, 'x.mat'), s, '-v6')};
+           fuzz_mat_seeds(d){:}};
+  [~, ~, exts] = cellfun (@fileparts, seeds, 'UniformOutput', false);
+  seeds = seeds(ismember (exts, opt.Formats));
+  with_json = any (strcmp (opt.Formats, '.json'));
   base = cellfun (@read_bytes, seeds, 'UniformOutput', false);
   json = uint8 ('{"chunk_size": 64, "scale": 0.125, "cu_seqlens": [0, 5, 9], "dtype": "bfloat16", "x": {"a": [true, null]}}');
   n_bad = 0;
+  n_read = 0;
   t0 = tic ();
   for i = 1:opt.Count
     if (toc (t0) > opt.TimeLimit)
       break;
     end
-    k = randi (numel (seeds) + 1);
+    k = randi (numel (seeds) + with_json);
     if (k > numel (seeds))
       bytes = damage (json);
       [~, ext] = deal ([], '.json');
@@ -60,6 +66,7 @@ function n_bad = fuzz_files (varargin)
       else
         la_load (f);
       end
+      n_read = n_read + 1;
     catch err
       ok = strcmp (err.identifier, 'la:badFile') && strncmp (err.message, 'la_load: ', 9);
       if (~ok)
@@ -77,7 +84,8 @@ function n_bad = fuzz_files (varargin)
   end
   confirm_recursive_rmdir (false);
   rmdir (d, 's');
-  fprintf ('fuzz_files: %d damaged files (seed %d) in %.0f s, %d failure(s)\n', i, opt.Seed, toc (t0), n_bad);
+  fprintf ('fuzz_files: %d damaged files (seed %d) in %.0f s: %d read, %d refused, %d failure(s)\n', ...
+           i, opt.Seed, toc (t0), n_read, i - n_read - n_bad, n_bad);
   if (n_bad > 0)
     error ('fuzz_files: %d failure(s), files in %s', n_bad, opt.OutDir);
   end
@@ -142,10 +150,4 @@ function b = damage (b)
         b = [b, uint8(randi ([0 255], 1, randi (100)))];
     end
   end
-end
-
-function f = save_mat (f, s, version)
-  % s saved by Octave's own save (without "do", which save cannot name)
-  s = rmfield (s, 'do');
-  save (version, f, '-struct', 's');
 end

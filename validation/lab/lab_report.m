@@ -1,8 +1,7 @@
-function lab_report (file, mode, sections, times, total, rows, figs, recs)
+function lab_report (file, mode, sections, times, total, rows, figs)
 % LAB_REPORT  Write the lab's report: a one-screen summary, then one part per section.
 %
 %   lab_report (file, mode, sections, times, total, rows, figs)
-%   lab_report (..., recs)     and the coverage matrix of lab_cover's records
 %
 %   file: REPORT.md to write; sections: lab_sections (); times: seconds per
 %   section, total: seconds of the whole run; rows: every lab row; figs: the
@@ -49,33 +48,6 @@ function lab_report (file, mode, sections, times, total, rows, figs, recs)
     write_csv (fullfile (outdir, csv), in);
     write_section (fid, sections(s), in, figs(strcmp ({figs.section}, sections(s).name)), csv);
   end
-  if (nargin > 7)
-    write_coverage (fid, recs, fullfile (outdir, 'coverage.csv'));
-  end
-end
-
-% the coverage matrix (lab_cover_matrix) and every call in coverage.csv
-function write_coverage (fid, recs, csv)
-  [lines, open] = lab_cover_matrix (recs);
-  fprintf (fid, '\n## Coverage\n\n');
-  fprintf (fid, ['What the lab''s calls of the public functions exercised, measured: every ' ...
-                 'call of this run was recorded on its way in (lab_cover) and classed by ' ...
-                 'its arguments (lab_cover_classes).  %d calls; %d empty cells without an ' ...
-                 'argument.  Every call with its section and classes: ' ...
-                 '[coverage.csv](coverage.csv).\n\n'], numel (recs), numel (open));
-  fprintf (fid, '%s\n', lines{:});
-  for i = 1:numel (open)
-    fprintf (fid, '- open: %s\n', open{i});
-  end
-  f = fopen (csv, 'w');
-  if (f < 0)
-    return;
-  end
-  fprintf (f, 'section,function,classes\n');
-  for r = 1:numel (recs)
-    fprintf (f, '%s,%s,"%s"\n', recs(r).section, recs(r).fn, strjoin (recs(r).classes, '; '));
-  end
-  fclose (f);
 end
 
 function write_section (fid, sec, in, figs, csv)

@@ -45,7 +45,8 @@ OCTAVE = ['octave', '--no-gui', '--no-window-system', '--quiet', '--norc']
 MEX = 'octave/private/la_mex.mex'
 # the gateway and its copies that serve the decode path's functions (the
 # Makefile's PUBLIC_MEX): a mutant must reach every one
-MEX_ALL = [MEX, 'octave/kda_recurrent.mex', 'octave/gdn_recurrent.mex']
+MEX_ALL = [MEX, 'octave/kda_recurrent.mex', 'octave/gdn_recurrent.mex',
+           'build/testing/la_mex_testing.mex']  # the test build: the lab's tuning
 # The lab runs first on one thread (two mutants share the machine's cores),
 # then, if the mutant survives, on two: races and the schedules that split
 # heads or value columns between threads exist only there.

@@ -144,7 +144,6 @@
 %!    'badShape', 'bwd', @(p) opt (p, 'StateLayout', 'VK')
 %!    'badShape', 'bwd', @(p) opt (p, 'CuSeqlens', [0 2 6])
 %!    'badCuSeqlens', 'all', @(p) opt (p, 'CuSeqlens', [0 3 5])
-%!    'badCuSeqlens', 'all', @(p) opt (p, 'CuSeqlens', [0 3 3 6])
 %!    'badCuSeqlens', 'all', @(p) opt (p, 'CuSeqlens', [0 4 3 6])
 %!    'badCuSeqlens', 'all', @(p) opt (p, 'CuSeqlens', [1 3 6])
 %!    'badCuSeqlens', 'all', @(p) opt (p, 'CuSeqlens', [0 2.5 6])

@@ -94,16 +94,10 @@
 
 % ---- the gateway's outputs_like (the bench's measure of the host's cost) ---------
 %!function la = private_la_mex ()
-%!  % a handle to the gateway itself, which lives in octave/private
-%!  here = pwd ();
-%!  cd (fullfile (fileparts (which ('kda_chunk')), 'private'));
-%!  try
-%!    la = @la_mex;
-%!  catch err
-%!    cd (here);
-%!    rethrow (err);
-%!  end
-%!  cd (here);
+%!  % a handle to the gateway's test build (make testing; run_tests puts
+%!  % build/testing on the path): the same gateway and core as the private
+%!  % la_mex, with the instruments 'outputs_like', 'last_call', 'options'
+%!  la = @la_mex_testing;
 %!endfunction
 
 %!test

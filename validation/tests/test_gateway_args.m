@@ -9,7 +9,7 @@
 %   to the largest index, sizes that overflow or cannot be allocated
 %   (outOfMemory before any output), strict shapes of beta and the GDN gate
 %   with the PyTorch-order hint, the positiveGate warning, the option table
-%   la_mex ('options'), and Ctrl-C (a child Octave is sent SIGINT).
+%   la_mex_testing ('options') (the test build), and Ctrl-C (a child Octave is sent SIGINT).
 %
 %   See also: run_tests, kda_chunk.
 
@@ -21,15 +21,7 @@ end
 %! randn ('seed', 7); rand ('seed', 7);
 %! q = randn (4, 6, 2);  k = randn (4, 6, 2);  v = randn (3, 6, 2);
 %! g = -rand (4, 6, 2);  b = rand (6, 2);  gg = -rand (6, 2);
-%! here = pwd ();
-%! cd (fullfile (fileparts (which ('kda_chunk')), 'private'));
-%! try
-%!   opts = la_mex ('options');
-%! catch err
-%!   cd (here);
-%!   rethrow (err);
-%! end
-%! cd (here);
+%! opts = la_mex_testing ('options');   % the test build (make testing)
 
 % ---- names: case, prefixes, ambiguity -----------------------------------------
 %!test
@@ -393,9 +385,9 @@ end
 %! script = fullfile (tmp, 'child.m');
 %! fid = fopen (script, 'w');
 %! fprintf (fid, 'addpath (''%s'');\n', fileparts (which ('kda_chunk')));
-%! fprintf (fid, 'cd (fullfile (fileparts (which (''kda_chunk'')), ''private''));\n');
+%! fprintf (fid, 'addpath (''%s'');\n', fileparts (which ('la_mex_testing')));   % the test build
 %! fprintf (fid, 'fclose (fopen (''%s'', ''w''));\n', ready);
-%! fprintf (fid, 't0 = tic ();\ntry\n  la_mex (''poll_interrupt'', 30);\n  id = ''none'';\n');
+%! fprintf (fid, 't0 = tic ();\ntry\n  la_mex_testing (''poll_interrupt'', 30);\n  id = ''none'';\n');
 %! fprintf (fid, 'catch err\n  id = err.identifier;\nend\nfprintf (''%%s %%.3f\\n'', id, toc (t0));\n');
 %! fprintf (fid, 'q = randn (8, 40, 2); v = randn (8, 40, 2); g = -rand (8, 40, 2); b = rand (40, 2);\n');
 %! fprintf (fid, 'r = norm (kda_chunk (q, q, v, g, b)(:) - kda_recurrent (q, q, v, g, b)(:));\n');
@@ -419,8 +411,5 @@ end
 %! assert (r < 1e-10, out);
 %!test
 %! % without Ctrl-C the callback says "go on"
-%! here = pwd ();
-%! cd (fullfile (fileparts (which ('kda_chunk')), 'private'));
-%! tf = la_mex ('poll_interrupt', 0.05);
-%! cd (here);
+%! tf = la_mex_testing ('poll_interrupt', 0.05);
 %! assert (tf, false);

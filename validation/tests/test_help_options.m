@@ -1,20 +1,15 @@
 % Tests: the options of each public function's help, and docs/api.md's
 % option table, agree with the one option table mex/gateway/la_options.c,
-% read as the MEX answers it (la_mex ('options')).  Adding a row there
+% read as the MEX answers it (la_mex_testing ('options'), the test build).  Adding a row there
 % without its help lines and its docs row fails here (make sync-options
 % writes them).
 % Run with  test test_help_options  or through validation/run_tests.m.
 
 %!function rows = table_rows ()
 %!  % the option table as the MEX answers it: name, default, description,
-%!  % functions, ... (la_mex ('options'), from mex/gateway/la_options.c)
-%!  here = pwd ();
-%!  cd (fullfile (fileparts (which ('kda_chunk')), 'private'));   % the MEX is private
-%!  unwind_protect
-%!    rows = la_mex ('options');
-%!  unwind_protect_cleanup
-%!    cd (here);
-%!  end_unwind_protect
+%!  % functions, ... (the test build's la_mex_testing ('options'), from
+%!  % mex/gateway/la_options.c)
+%!  rows = la_mex_testing ('options');
 %!endfunction
 
 %!function opts = help_options (fname)

@@ -1,7 +1,6 @@
-% Tests: the tools of the lab's random section and coverage matrix
-% (validation/lab/): the draws are reproducible, a printed configuration
-% pastes back to the same one, the coverage classes of a call are read from its arguments, and
-% a configuration passes its checks (that they fail on a planted bug is
+% Tests: the tools of the lab's random section (validation/lab/): the
+% draws are reproducible, a printed configuration pastes back to the same
+% one, and a configuration passes its checks (that they fail on a planted bug is
 % what make mutants shows).  Run with  test test_lab_random  or through
 % run_tests.m.
 
@@ -33,32 +32,6 @@
 %! c = lab_random_draw (36, 5, 2);         % past one window: 2^19 numbers of slots
 %! assert (c.K <= 8 && c.V == 33 && c.C == 64 && c.T * (3 * c.K * 64 + c.V * 64 + 2 * 64 ^ 2) > 2 ^ 19);
 %! c = lab_random_draw (36, 6, 2);  assert (mod (c.V, 2) == 1 && mod (c.HV, 2) == 1);
-
-%!test
-%! % the classes of a call, from its arguments
-%! q = zeros (4, 70, 1, 2);  v = zeros (5, 70, 2, 2);
-%! c = lab_cover_classes ('kda_chunk_bwd', {q, q, v, zeros(4, 70, 2, 2), zeros(70, 2, 2), ...
-%!                        v, [], 'ChunkSize', 32, 'UseQKL2Norm', true, 'BetaSigmoid', false});
-%! for x = {'ChunkSize', 'UseQKL2Norm', 'B > 1', 'V > K', 'odd V', 'HV = 2H', 'T > C', ...
-%!          'short last chunk', 'double'}
-%!   assert (any (strcmp (c, x{1})), x{1});
-%! end
-%! assert (~any (strcmp (c, 'BetaSigmoid')));
-%! c = lab_cover_classes ('gdn_recurrent', {zeros(4, 9, 'single'), zeros(4, 9), zeros(3, 9), ...
-%!                        zeros(9, 1), zeros(9, 1), 'CuSeqlens', [0 1 9], 'StateLayout', 'VK'});
-%! for x = {'CuSeqlens', 'StateLayout VK', 'varlen', 'length-1 sequence', 'single', 'V < K', 'T < C'}
-%!   assert (any (strcmp (c, x{1})), x{1});
-%! end
-
-%!test
-%! % the matrix: counts, and an empty cell without an argument is open
-%! recs = struct ('section', {'a', 'a'}, 'fn', {'kda_chunk', 'kda_chunk'}, ...
-%!                'classes', {{'double', 'B > 1'}, {'double'}});
-%! [lines, open] = lab_cover_matrix (recs);
-%! row = lines{find (strncmp (lines, '| double |', 10))};
-%! assert (~isempty (strfind (row, '| 2 |')));
-%! assert (any (strcmp (open, 'single x kda_chunk')));
-%! assert (~any (strcmp (open, 'GK x kda_chunk')));   % argued
 
 %!test
 %! % a random configuration passes every check it makes

@@ -15,7 +15,7 @@
 %!  if (isempty (dir_written))
 %!    dir_written = tempname ();
 %!    here = fileparts (which ('test_tensor_files'));
-%!    cmd = sprintf ('/usr/bin/python3 %s %s 2>&1', ...
+%!    cmd = sprintf ('/usr/bin/python3 "%s" %s 2>&1', ...
 %!                   fullfile (here, 'python', 'write_tensor_files.py'), dir_written);
 %!    [status, out] = system (cmd);
 %!    assert (status, 0, out);
@@ -159,7 +159,7 @@
 %! % tensor named do: read as do, values and dtypes as written
 %! f = [tempname() '.safetensors'];
 %! here = fileparts (which ('test_tensor_files'));
-%! [status, out] = system (sprintf ('/usr/bin/python3 %s %s 2>&1', ...
+%! [status, out] = system (sprintf ('/usr/bin/python3 "%s" %s 2>&1', ...
 %!                         fullfile (here, 'python', 'write_torch_safetensors.py'), f));
 %! assert (status, 0, out);
 %! [s, dt] = la_load (f);

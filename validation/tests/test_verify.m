@@ -23,7 +23,7 @@
 %!  if (~isfield (written, kind))
 %!    written.(kind) = tempname ();
 %!    here = fileparts (which ('test_verify'));
-%!    cmd = sprintf ('/usr/bin/python3 %s %s %s 7 2>&1', ...
+%!    cmd = sprintf ('/usr/bin/python3 "%s" %s %s 7 2>&1', ...
 %!                   fullfile (here, 'python', 'kda_dump.py'), written.(kind), kind);
 %!    [status, out] = system (cmd);
 %!    assert (status, 0, out);
@@ -122,38 +122,116 @@
 %! assert (ok && strcmp (report.verdict, 'warn'));
 %! assert (~isempty (strfind (report.markdown, '`qg`: not a tensor this library computes')));
 
+%!function [s, aux, b, in] = bwd_dump_ (C, cu)
+%!  % a float64 dump with the backward's intermediates, in this library's
+%!  % own convention (dh entering a chunk, dAqk of Aqk, dAkk of Akk)
+%!  K = 5; V = 4; T = 20; HV = 2;
+%!  q = randn (K, T); k = randn (K, T); k = k ./ sqrt (sum (k .^ 2, 1));
+%!  v = randn (V, T, HV); g = -rand (K, T, HV) / 2; beta = rand (T, HV); dout = randn (V, T, HV);
+%!  N = max (1, numel (cu) - 1);
+%!  h0 = randn (K, V, HV, N);  dht = randn (K, V, HV, N);
+%!  opt = {'ChunkSize', C, 'InitialState', h0, 'Intermediates', true};
+%!  if (~isempty (cu))
+%!    opt = [opt, {'CuSeqlens', cu}];
+%!  end
+%!  [o, S, aux] = kda_chunk (q, k, v, g, beta, opt{:});
+%!  out = cell (1, 9);
+%!  [out{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, dht, opt{:});
+%!  b = out{9};
+%!  dakk = verify_chunk_map_ (aux, b.dA, @(x, bt) x .* bt);   % FLA's Akk carries no beta
+%!  names = {'q', 'k', 'v', 'g', 'beta', 'h0', 'o', 'ht', 'do', 'dht', 'dq'};
+%!  vals = {q, k, v, g, beta, h0, o, S, dout, dht, out{1}};
+%!  s = struct ();
+%!  for i = 1:numel (names)
+%!    s.(names{i}) = la_to_fla (names{i}, vals{i});
+%!  end
+%!  s.dh = la_to_fla ('dh', b.dh);  s.dAqk = la_to_fla ('Aqk', b.dAqk);
+%!  s.dAkk = la_to_fla ('Akk', dakk);  s.dw = la_to_fla ('w', b.dw);
+%!  s.du = la_to_fla ('u', b.du);  s.dv_new = la_to_fla ('v_new', b.dv_new);
+%!  s.meta = struct ('dtype', 'float64', 'chunk_size', C);
+%!  if (~isempty (cu))
+%!    s.meta.cu_seqlens = cu;
+%!  end
+%!  in = struct ('q', q, 'k', k, 'v', v, 'g', g, 'beta', beta, 'h0', h0, 'dout', dout, 'dht', dht);
+%!endfunction
+
+%!function y = verify_chunk_map_ (aux, x, f)
+%!  % f (chunk block of x (c x c, row i = chunk row i), beta of the chunk) per chunk and head
+%!  y = x;
+%!  for n = 1:size (aux.chunks, 1)
+%!    c = aux.chunks(n, 3);  cols = aux.chunks(n, 2) + (0:c - 1);
+%!    for j = 1:size (x, 3)
+%!      y(1:c, cols, j) = f (x(1:c, cols, j), diag (aux.A(1:c, cols, j)));
+%!    end
+%!  end
+%!endfunction
+
 %!test
-%! % the backward's intermediates (dh, dAqk, dAkk, dw, du, dv_new) are checked
-%! % against the chunked backward's 'Intermediates', and a wrong chunk of dh fails
-%! K = 5; V = 4; T = 20; C = 8;
-%! q = randn (K, T); k = randn (K, T); k = k ./ sqrt (sum (k .^ 2, 1));
-%! v = randn (V, T); g = -rand (K, T) / 2; beta = rand (T, 1); dout = randn (V, T);
-%! [o, S, aux] = kda_chunk (q, k, v, g, beta, 'ChunkSize', C, 'Intermediates', true);
-%! out = cell (1, 9);
-%! [out{:}] = kda_chunk_bwd (q, k, v, g, beta, dout, [], 'ChunkSize', C, 'Intermediates', true);
-%! b = out{9};
-%! dakk = b.dA;                               % FLA's Akk carries no beta
-%! for n = 1:size (aux.chunks, 1)
-%!   c = aux.chunks(n, 3);  cols = aux.chunks(n, 2) + (0:c - 1);
-%!   dakk(1:c, cols) = b.dA(1:c, cols) .* beta(cols);
-%! end
-%! s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), 'v', la_to_fla ('v', v), ...
-%!             'g', la_to_fla ('g', g), 'beta', la_to_fla ('beta', beta), ...
-%!             'o', la_to_fla ('o', o), 'do', la_to_fla ('do', dout), ...
-%!             'dq', la_to_fla ('dq', out{1}), 'dh', la_to_fla ('dh', b.dh), ...
-%!             'dAqk', la_to_fla ('Aqk', b.dAqk), 'dAkk', la_to_fla ('Akk', dakk), ...
-%!             'dw', la_to_fla ('w', b.dw), 'du', la_to_fla ('u', b.du), ...
-%!             'dv_new', la_to_fla ('v_new', b.dv_new));
-%! s.meta = struct ('dtype', 'float64', 'chunk_size', C);
+%! % the backward's intermediates in this library's convention, said in
+%! % meta.json ("intermediates": "kdagdn"): dh, dAqk, dAkk, dw, du, dv_new pass,
+%! % a wrong chunk of dh fails; the same dump read as FLA's fails dh, dAqk, dAkk
+%! [s, aux, b] = bwd_dump_ (8, []);
+%! s.meta.intermediates = 'kdagdn';
 %! [ok, report] = kda_verify (s);
-%! assert (ok);
+%! assert (ok, report.markdown);
 %! names = {report.rows.name};
 %! assert (all (ismember ({'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'}, names)));
-%! s.dh(1, 2, 1, :, :) = s.dh(1, 2, 1, :, :) + 1;    % the second chunk's dh
+%! bad = s;
+%! bad.dh(1, 2, 1, :, :) = bad.dh(1, 2, 1, :, :) + 1;    % the second chunk's dh
+%! [ok, report] = kda_verify (bad);
+%! assert (~ok);
+%! assert (~row_ (report, 'dh').pass);
+%! s.meta = rmfield (s.meta, 'intermediates');          % FLA's convention, the default
 %! [ok, report] = kda_verify (s);
 %! assert (~ok);
-%! r = report.rows(strcmp (names, 'dh'));
-%! assert (~r.pass);
+%! bad = {report.rows(~[report.rows.pass]).name};
+%! assert (sort (bad), sort ({'dh', 'dAqk', 'dAkk'}));
+
+%!test
+%! % FLA's stored convention (the default), built here from FLA's definitions:
+%! %   dh[n]  the gradient of the state leaving chunk n (dh[last] = dht), i.e.
+%! %          the gradient of the initial state of the rest of the sequence
+%! %   dAkk   -Akk^T (dL/dAkk) Akk^T, strictly lower (chunk_kda_bwd_wy_dqkg_fused)
+%! %   dAqk   scale x dL/dAqk (chunk_kda_bwd_kernel_dAv)
+%! % varlen with a zero-length sequence in the middle
+%! C = 8;  cu = [0 11 11 20];
+%! [s, aux, b, in] = bwd_dump_ (C, cu);
+%! K = size (in.q, 1);
+%! dakk = la_from_fla ('Akk', s.dAkk);             % dL/dAkk, rows as aux
+%! fla = verify_chunk_map_ (aux, dakk, @(x, bt) 0);
+%! for n = 1:size (aux.chunks, 1)
+%!   c = aux.chunks(n, 3);  cols = aux.chunks(n, 2) + (0:c - 1);
+%!   for j = 1:size (dakk, 3)
+%!     akk = inv (eye (c) + aux.A_raw(1:c, cols, j).');    % chunk matrix (row i = step i)
+%!     d = dakk(1:c, cols, j).';
+%!     fla(1:c, cols, j) = tril (-akk.' * d * akk.', -1).';
+%!   end
+%! end
+%! s.dAkk = la_to_fla ('Akk', fla);
+%! s.dAqk = s.dAqk * K ^ -0.5;
+%! dh = zeros (size (b.dh));
+%! for n = 1:size (aux.chunks, 1)
+%!   seq = aux.chunks(n, 1);  last = aux.chunks(n, 2) + aux.chunks(n, 3) - 1;
+%!   if (last == cu(seq + 1))
+%!     dh(:, :, :, n) = in.dht(:, :, :, seq);
+%!   else                                   % backward of steps last+1 .. end of the sequence
+%!     rest = last + 1:cu(seq + 1);
+%!     [~, S] = kda_recurrent (in.q(:, 1:last), in.k(:, 1:last), in.v(:, 1:last, :), ...
+%!                             in.g(:, 1:last, :), in.beta(1:last, :), ...
+%!                             'CuSeqlens', [cu(cu < last), last], 'InitialState', in.h0(:, :, :, 1:seq));
+%!     grads = cell (1, 6);
+%!     [grads{:}] = kda_recurrent_bwd (in.q(:, rest), in.k(:, rest), in.v(:, rest, :), ...
+%!                                     in.g(:, rest, :), in.beta(rest, :), in.dout(:, rest, :), ...
+%!                                     in.dht(:, :, :, seq), 'InitialState', S(:, :, :, end));
+%!     dh(:, :, :, n) = grads{6};
+%!   end
+%! end
+%! s.dh = la_to_fla ('dh', dh);
+%! [ok, report] = kda_verify (s);
+%! assert (ok && strcmp (report.verdict, 'pass'), report.markdown);
+%! assert (all (ismember ({'dh', 'dAqk', 'dAkk', 'ht', 'dq'}, {report.rows.name})));
+%! assert (~isempty (strfind (report.markdown, 'bc3b101')));
+%! assert (report.fla_commit, 'bc3b101dcb713ddc5bd8924b66754eb68b5ccf89');
 
 %!error id=kda:nargin kda_verify ()
 

@@ -38,6 +38,12 @@
 %!  d.meta = struct ('cu_seqlens', cu, 'inplace_final_state', inplace, 'dtype', 'float32');
 %!endfunction
 
+%!function y = verify_round_bf16 (x)
+%!  u = typecast (single (x(:)), 'uint32');
+%!  r = bitand (u + uint32 (32767) + bitand (bitshift (u, -16), uint32 (1)), uint32 (4294901760));
+%!  y = reshape (double (typecast (r, 'single')), size (x));
+%!endfunction
+
 %!function where = failing (op, d, name)
 %!  verify = str2func ([op '_verify']);
 %!  [ok, r] = verify (d);
@@ -141,3 +147,65 @@
 %! end
 
 %!error <no h0> kda_verify (rmfield (decode_dump ('kda', true, false), 'h0'))
+
+%!test
+%! % a float32 decode dump is judged by the same call in single, not FLA's
+%! % 0.005: a decay 2% off on one step of one head (per-token states, 2-D
+%! % slots, N = 3; below FLA's threshold) fails, located; the clean dump passes
+%! d = decode_dump ('gdn', false, false);
+%! [ok, r] = gdn_verify (d);
+%! assert (ok, r.markdown);
+%! i = find (strcmp ({r.rows.name}, 'o'));
+%! assert (r.rows(i).tol < 1e-5, 'tol %g', r.rows(i).tol);
+%! randn ('seed', 11);  rand ('seed', 11);
+%! [q, k, v, g, beta, pool] = rand_decode ('gdn', 'double', 8, 8, 7, false);
+%! g(7, 1) *= 0.98;                               % token 6 (sequence 2, step 1), head 0
+%! [o, S] = gdn_recurrent (q, k, v, g, beta, 'CuSeqlens', [0 4 5 8], 'InitialState', pool, ...
+%!                         'Slots', [2 3 4 5; 0 0 0 0; 6 0 7 0]', 'AcceptedTokens', [2 1 3], ...
+%!                         'UpdatePool', false);
+%! d.o = single (la_to_fla ('o', o, 'Op', 'gdn'));
+%! d.ht = single (la_to_fla ('ht', reshape (S, 8, 8, 2, 8), 'Op', 'gdn'));
+%! [ok, r] = gdn_verify (d);
+%! assert (! ok);
+%! i = find (strcmp ({r.rows.name}, 'o'));
+%! assert (r.rows(i).ratio < 0.005, 'ratio %g: FLA''s threshold would catch it', r.rows(i).ratio);
+%! assert (! isempty (strfind (r.rows(i).where, 'sequence 2, step 1')), r.rows(i).where);
+
+%!function y = stochastic_bf16 (x)
+%!  % round to a bfloat16 neighbour, up with the probability of the fraction
+%!  s = single (x(:));
+%!  lo = bitand (typecast (s, 'uint32'), uint32 (4294901760));
+%!  a = double (typecast (lo, 'single'));  b = double (typecast (lo + uint32 (65536), 'single'));
+%!  y = a;
+%!  up = rand (size (a)) < (double (s) - a) ./ (b - a);
+%!  y(up) = b(up);
+%!  y = reshape (y, size (x));
+%!endfunction
+
+%!test
+%! % a bf16 state pool rounded stochastically (SGLang's option): its ht
+%! % error is about sqrt(2) x what rounding to nearest gives; meta.json
+%! % state_rounding = 'stochastic' widens ht's expected error to match, o's
+%! % not
+%! randn ('seed', 13);  rand ('seed', 13);
+%! r16 = @(x) verify_round_bf16 (x);
+%! [q, k, v, g, beta, pool] = rand_decode ('kda', 'double', 8, 32, 9, false);
+%! [q, k, v, g, beta, pool] = deal (r16 (q), r16 (k), r16 (v), r16 (g), r16 (beta), r16 (pool));
+%! slots = [2 3 4 5; 0 0 0 0; 6 0 7 0]';
+%! [o, S] = kda_recurrent (q, k, v, g, beta, 'CuSeqlens', [0 4 5 8], 'InitialState', pool, ...
+%!                         'Slots', slots, 'AcceptedTokens', [2 1 3]);
+%! c = {'Op', 'kda'};
+%! d = struct ('q', la_to_fla ('q', q, c{:}), 'k', la_to_fla ('k', k, c{:}), 'v', la_to_fla ('v', v, c{:}), ...
+%!             'g', la_to_fla ('g', g, c{:}), 'beta', la_to_fla ('beta', beta, c{:}), ...
+%!             'h0', la_to_fla ('h0', pool, c{:}), 'ssm_state_indices', int32 (slots' - 1), ...
+%!             'num_accepted_tokens', int32 ([2; 1; 3]), 'o', r16 (la_to_fla ('o', o, c{:})), ...
+%!             'ht', stochastic_bf16 (la_to_fla ('ht', S, c{:})));
+%! d.meta = struct ('cu_seqlens', [0 4 5 8], 'dtype', 'bfloat16');
+%! [~, r1] = kda_verify (d);
+%! d.meta.state_rounding = 'stochastic';
+%! [~, r2] = kda_verify (d);
+%! row = @(r, n) r.rows(strcmp ({r.rows.name}, n));
+%! assert (row (r2, 'o').expected, row (r1, 'o').expected);
+%! m1 = row (r1, 'ht').ratio / row (r1, 'ht').expected;
+%! m2 = row (r2, 'ht').ratio / row (r2, 'ht').expected;
+%! assert (m1 > 1.15 && m2 > 0.8 && m2 < 1.2, 'measured / expected: nearest %g, stochastic %g', m1, m2);

@@ -5,7 +5,7 @@ function changed = sync_option_docs (root)
 %   changed = sync_option_docs (root)
 %
 %   The one table of options is la_options[] in mex/gateway/la_options.c;
-%   the MEX answers it as la_mex ('options').  This rewrites, from it:
+%   the MEX answers it as la_mex_testing ('options') (the test build).  This rewrites, from it:
 %     - the Options block of the help of each function of the gateway in
 %       octave/ (one entry per option the function takes: name, default,
 %       description, wrapped at 78 columns);
@@ -40,10 +40,9 @@ function changed = sync_option_docs (root)
 end
 
 function opts = option_table (root)
-  here = pwd ();
-  cleanup = onCleanup (@() cd (here));
-  cd (fullfile (root, 'octave', 'private'));   % the MEX is private
-  opts = la_mex ('options');
+  % the test build's instrument (make testing: build/testing)
+  addpath (fullfile (root, 'build', 'testing'));
+  opts = la_mex_testing ('options');
 end
 
 function did = rewrite (file, edit)

@@ -23,7 +23,8 @@
  * arithmetic of one step (time per step of a T = 1024 recurrent call).
  *
  * Built with -DLA_TIME_BLAS (bench_core_blas) it prints instead, for the
- * chunked rows, the time their GEMMs take and their stages (la_flops.h).
+ * chunked rows (in the goals mode: the goal rows), the time their GEMMs
+ * take and their stages (la_flops.h).
  *
  * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals | sched | forms | engine |
  *                                     shapes]
@@ -39,9 +40,9 @@
  * of docs/flops.md (57), (58), (55).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "../../../mex/core/la_core.h"
-#include "../../../mex/core/la_blas.h"
-#include "../../../mex/core/la_thread.h"
+#include "la_core.h"
+#include "la_blas.h"
+#include "la_thread.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -858,7 +859,8 @@ static void print_stage_table(const row_spec *rows, const row_time *times, size_
  * calls them (summed over threads, over the threads), and the ratio the row
  * would reach if everything else took no time: the GEMMs' own ceiling;
  * then where the chunked rows' time goes (print_stage_table). */
-static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, int reps)
+static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, int reps,
+                             int only_goals)
 {
   const int th = max_threads();
   row_time *times = calloc(nrows, sizeof *times);
@@ -880,7 +882,8 @@ static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, in
     row_time *t = &times[i];
     double gf;
     t->rc = 1; /* not run */
-    if (r->hot || strcmp(r->what, "chunk") != 0 || r->T != 2048) continue;
+    if (r->hot || strcmp(r->what, "chunk") != 0 || r->T != 2048 || (only_goals && !r->goal))
+      continue;
     *t = time_row(r, g, reps);
     if (t->rc) {
       printf("| %s | error %d |\n", row_label(r), t->rc);
@@ -970,7 +973,7 @@ int main(int argc, char **argv)
   }
   gemm_init(&g, n);
 #ifdef LA_TIME_BLAS
-  print_blas_table(rows, sizeof rows / sizeof rows[0], &g, reps);
+  print_blas_table(rows, sizeof rows / sizeof rows[0], &g, reps, goals);
   gemm_free(&g);
   return 0;
 #endif

@@ -27,16 +27,26 @@
  * blocked inverse") records a run.
  *
  * Built once per class: -DBS_DOUBLE=0 (bench_solve_s) or 1 (bench_solve_d),
- * linked with the core but for that class's la_float.c / la_double.c, whose
- * templates this file includes itself to reach the static solve.
+ * linked with the core's library (build/lib/libla.a), whose
+ * la_tri_solve_lower_s / _d (la_internal.h) is the chunk's solve.
  * Usage: bench_solve [rounds] [solves per round]  (defaults 15, 4000)
  */
 #define _POSIX_C_SOURCE 200809L
 #ifndef BS_DOUBLE
 #define BS_DOUBLE 0
 #endif
-#define LA_DOUBLE BS_DOUBLE
-#include "../../../mex/core/la_all.tmpl.h"
+#include "la_blas.h"
+#include "la_internal.h"
+
+#if BS_DOUBLE
+typedef double real_t;
+#define BS_SOLVE la_tri_solve_lower_d
+#define BS_GEMM la_gemm_d
+#else
+typedef float real_t;
+#define BS_SOLVE la_tri_solve_lower_s
+#define BS_GEMM la_gemm_s
+#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -72,12 +82,12 @@ static void solve_rows16(ptrdiff_t c, ptrdiff_t C, const real_t *L, const real_t
   ptrdiff_t i0, i, j;
   for (i0 = 0; i0 < c; i0 += BS_BLOCK) {
     const ptrdiff_t nb = c - i0 < BS_BLOCK ? c - i0 : BS_BLOCK;
-    LA_FN(tri_solve_lower)(nb, C, L + i0 + C * i0, NULL, X + i0 + C * i0);
+    BS_SOLVE(nb, C, L + i0 + C * i0, NULL, X + i0 + C * i0);
     for (j = 0; j < nb; j++) /* above the diagonal block: zero */
       for (i = 0; i < i0; i++) X[i + C * (i0 + j)] = 0;
     if (i0 == 0) continue;
-    LA_GEMM('N', 'N', nb, i0, i0, 1, L + i0, C, X, C, 0, P, BS_BLOCK);
-    LA_GEMM('N', 'N', nb, i0, nb, -1, X + i0 + C * i0, C, P, BS_BLOCK, 0, X + i0, C);
+    BS_GEMM('N', 'N', nb, i0, i0, 1, L + i0, C, X, C, 0, P, BS_BLOCK);
+    BS_GEMM('N', 'N', nb, i0, nb, -1, X + i0 + C * i0, C, P, BS_BLOCK, 0, X + i0, C);
   }
   scale_cols(c, C, d, X);
 }
@@ -87,7 +97,7 @@ static void solve_halves_unit(ptrdiff_t c, ptrdiff_t C, const real_t *L, real_t 
 {
   ptrdiff_t h, i, j;
   if (c <= BS_BLOCK) {
-    LA_FN(tri_solve_lower)(c, C, L, NULL, X);
+    BS_SOLVE(c, C, L, NULL, X);
     return;
   }
   h = (c / 2 + BS_BLOCK - 1) / BS_BLOCK * BS_BLOCK;
@@ -95,8 +105,8 @@ static void solve_halves_unit(ptrdiff_t c, ptrdiff_t C, const real_t *L, real_t 
   solve_halves_unit(c - h, C, L + h + C * h, X + h + C * h, P);
   for (j = 0; j < c - h; j++)
     for (i = 0; i < h; i++) X[i + C * (h + j)] = 0;
-  LA_GEMM('N', 'N', c - h, h, h, 1, L + h, C, X, C, 0, P, BS_CMAX);
-  LA_GEMM('N', 'N', c - h, h, c - h, -1, X + h + C * h, C, P, BS_CMAX, 0, X + h, C);
+  BS_GEMM('N', 'N', c - h, h, h, 1, L + h, C, X, C, 0, P, BS_CMAX);
+  BS_GEMM('N', 'N', c - h, h, c - h, -1, X + h + C * h, C, P, BS_CMAX, 0, X + h, C);
 }
 
 static void solve_halves(ptrdiff_t c, ptrdiff_t C, const real_t *L, const real_t *d, real_t *X,
@@ -110,7 +120,7 @@ static void solve_subst(ptrdiff_t c, ptrdiff_t C, const real_t *L, const real_t 
                         real_t *P)
 {
   (void)P;
-  LA_FN(tri_solve_lower)(c, C, L, d, X);
+  BS_SOLVE(c, C, L, d, X);
 }
 
 /* The reference: substitution in long double. */
@@ -200,7 +210,7 @@ int main(int argc, char **argv)
          "(bench_solve: %d rounds of %d solves, the three interleaved; accuracy: max |X - "
          "X_ref| / max |X_ref| against a long double substitution, worst of %d "
          "chunks).\n\n",
-         LA_DOUBLE ? "double" : "single", rounds, n, BS_ACC);
+         BS_DOUBLE ? "double" : "single", rounds, n, BS_ACC);
   printf("| c | method | us per solve, median (q1-q3) | vs substitution | accuracy |\n"
          "|---:|---|---:|---:|---:|\n");
   for (s = 0; s < sizeof sizes / sizeof *sizes; s++) {

@@ -19,9 +19,9 @@
  * Prints one line per measurement (docs/performance.md quotes them).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "../../../mex/core/la_core.h"
-#include "../../../mex/core/la_blas.h"
-#include "../../../mex/core/la_internal.h" /* la_pool_bytes */
+#include "la_core.h"
+#include "la_blas.h"
+#include "la_internal.h" /* la_pool_bytes */
 
 #include <stdio.h>
 #include <stdlib.h>

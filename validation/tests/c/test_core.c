@@ -69,8 +69,8 @@
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* sched_getaffinity of another thread, sched_getcpu */
 #endif
-#include "../../../mex/core/la_core.h"
-#include "../../../mex/core/la_internal.h" /* la_alloc, la_workspace_ok, la_spread_* */
+#include "la_core.h"
+#include "la_internal.h" /* la_alloc, la_workspace_ok, la_spread_* */
 
 #include <math.h>
 #include <stdarg.h>
@@ -1247,7 +1247,7 @@ static void expect_refusal(const char *what, la_problem p, const char *id)
 static void test_problem_check(void)
 {
   static const int64_t cu_ok[4] = {0, 5, 30, 100}, cu_start[3] = {1, 5, 100},
-                       cu_end[3] = {0, 5, 99}, cu_dec[4] = {0, 30, 30, 100};
+                       cu_end[3] = {0, 5, 99}, cu_dec[4] = {0, 30, 20, 100};
   la_problem p = base_problem();
   la_check why;
   int rc;

@@ -8,7 +8,7 @@
  * o, ht and every gradient within 1e-13 relative, i.e. the two builds
  * differ by rounding only.  In a BLAS-only build the same checks compare
  * BLAS with itself (the switch does nothing) and must give the same bits. */
-#include "../../../mex/core/la_blas.h"
+#include "la_blas.h"
 
 /* OMP_PROC_BIND as the program started (libxsmm's init sets it; la_xsmm.c
  * puts it back) */

@@ -7,7 +7,7 @@
  * the overflow threshold, NaN / Inf / zeros, and float patterns spread over
  * the whole 32-bit range.  Exit status 0 if all agree (bit for bit).
  */
-#include "../../../mex/core/la_round.h"
+#include "la_round.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,6 +10,8 @@ usage: kda_dump.py FOLDER KIND SEED
         bug     as double, with a bug planted in chunk 2 of sequence 0: the
                 output of that chunk misses its intra-chunk (delta) term
         gdn     as double, with a scalar gate per step (g: [B, T, HV])
+        gkgv    GDN as FLA's fused_recurrent_gated_delta_rule with g, gk
+                [B, T, HV, K] and gv [B, T, HV, V]: o, ht as .npy
 
 An implementation independent of the library: the recurrence step by step
 for o and ht, and the chunk quantities written out from their definitions
@@ -26,13 +28,16 @@ import scipy.io
 B, T, H, HV, K, V, BT = 2, 50, 1, 2, 8, 6, 16
 
 
-def recurrent(q, k, v, g, beta, h0, scale, bug_chunk=None, dtype=np.float64):
-    """o [B,T,HV,V] and ht [B,HV,K,V] of the delta rule, step by step."""
+def recurrent(q, k, v, g, beta, h0, scale, bug_chunk=None, dtype=np.float64, gv=None):
+    """o [B,T,HV,V] and ht [B,HV,K,V] of the delta rule, step by step
+    (g [B,T,HV,K] or [B,T,HV,1]; gv [B,T,HV,V]: FLA's per-value gate)."""
     q, k = np.repeat(q, HV // H, axis=2), np.repeat(k, HV // H, axis=2)
     S = h0.astype(dtype).copy()
     o = np.zeros(v.shape, dtype)
     for t in range(T):
         S = S * np.exp(g[:, t])[..., None]
+        if gv is not None:
+            S = S * np.exp(gv[:, t])[..., None, :]
         pred = np.einsum('bhk,bhkv->bhv', k[:, t], S)
         S_before = S.copy()
         S = S + np.einsum('bhk,bhv->bhkv', beta[:, t, :, None] * k[:, t], v[:, t] - pred)
@@ -112,13 +117,20 @@ def main(folder, kind, seed):
     k = rng.standard_normal((B, T, H, K))
     k /= np.linalg.norm(k, axis=-1, keepdims=True)
     v = rng.standard_normal((B, T, HV, V))
-    g = -rng.uniform(0, 0.5, (B, T, HV, K if kind != 'gdn' else 1))
+    g = -rng.uniform(0, 0.5, (B, T, HV, K if kind not in ('gdn', 'gkgv') else 1))
     beta = rng.uniform(0, 1, (B, T, HV))
     h0 = rng.standard_normal((B, HV, K, V))
     scale = K ** -0.5
     meta = {'chunk_size': BT, 'scale': scale, 'dtype': 'float64',
             'use_qk_l2norm_in_kernel': False, 'output_final_state': True}
-    if kind == 'bf16':
+    if kind == 'gkgv':
+        gk = -rng.uniform(0, 0.3, (B, T, HV, K))
+        gv = -rng.uniform(0, 0.3, (B, T, HV, V))
+        o, ht = recurrent(q, k, v, g + gk, beta, h0, scale, gv=gv)
+        for name, x in [('q', q), ('k', k), ('v', v), ('g', g[..., 0]), ('gk', gk), ('gv', gv),
+                        ('beta', beta), ('h0', h0), ('o', o), ('ht', ht)]:
+            np.save(os.path.join(folder, name + '.npy'), x)
+    elif kind == 'bf16':
         q, k, v, g, beta, h0 = map(bf16_value, (q, k, v, g, beta, h0))
         o, ht = recurrent(q, k, v, g, beta, h0, scale, dtype=np.float32)
         for name, x in [('q', q), ('k', k), ('v', v)]:

@@ -16,9 +16,14 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           diagonal) | gva (value head j reads query head j % H instead of
           j // (HV / H)) | exp2 (the state's decay as exp2 in one stage) |
           state16 (the running state rounded to bf16 between chunks) | dq10
-          (dq ten times too large)
-    SIZE  small, slow (make test) | large, large_slow (calibration); slow:
-          weak gates (a long memory)
+          (dq ten times too large) | o16, dqbf16, dh0bf16 (o stored as
+          float16, dq as bfloat16, dh0 as bfloat16: right values, too few
+          bits) | gate1 (the gate of step 20 of sequence 1, head 1, dropped)
+    SIZE  small, slow (make test) | large, large_slow, long (T = 8192,
+          H = 4, HV = 8), heads (H = 16, HV = 32) (calibration); slow:
+          weak gates (a long memory); empty: a zero-length sequence between
+          two others; graph: two zero-length tail sequences, meta.json
+          use_graph (FLA's CUDA-graph padding)
   The dump is written with octave/python/kdagdn_dump.py; varlen dumps
   (B = 1, cu_seqlens, one h0 per sequence), GVA
   (H = 2, HV = 4) for both.  The backward is PyTorch's autograd through the same
@@ -38,14 +43,22 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'python'))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'octave', 'python'))
 import kdagdn_dump  # noqa: E402
 
 # T: the sequences' lengths; gate: the log gates are logsigmoid(x + 3) / gate
 SIZES = {'small': dict(T=(37, 60), K=16, V=16, BT=16, gate=1),
          'slow': dict(T=(200, 312), K=32, V=32, BT=32, gate=16),
          'large': dict(T=(700, 1348), K=64, V=64, BT=64, gate=1),
-         'large_slow': dict(T=(700, 1348), K=64, V=64, BT=64, gate=16)}
+         'large_slow': dict(T=(700, 1348), K=64, V=64, BT=64, gate=16),
+         # a zero-length sequence in the middle (its state passes through)
+         'empty': dict(T=(37, 0, 60), K=16, V=16, BT=16, gate=1),
+         # FLA's use_graph: cu_seqlens padded with zero-length tail sequences
+         'graph': dict(T=(37, 60, 0, 0), K=16, V=16, BT=16, gate=1,
+                       meta=dict(use_graph=True, max_num_seqs=4)),
+         # calibration of the local checks: long sequences, many heads
+         'long': dict(T=(3000, 5192), K=64, V=64, BT=64, gate=1, H=4, HV=8),
+         'heads': dict(T=(700, 1348), K=32, V=32, BT=64, gate=1, H=16, HV=32)}
 
 
 def round_tf32(x):
@@ -101,6 +114,9 @@ class Kernel:
         heads = torch.arange(HV) % H if self.bug == 'gva' else torch.arange(HV) // (HV // H)
         qh, kh = q[0][:, heads], k[0][:, heads]                # [T,HV,K]
         gk = g[0] if self.op == 'kda' else g[0][..., None].expand_as(kh)
+        if self.bug == 'gate1':                                # one step of one head ungated
+            gk = gk.clone()
+            gk[cu[1] + 20, 1] = 0
         os_, hts, akks, hs = [], [], [], []
         S = None
         for n in range(len(cu) - 1):
@@ -129,7 +145,7 @@ def make_case(root, spec):
     op, mode, bug, seed = parts[0], parts[1], parts[2], int(parts[3])
     size = SIZES[parts[4] if len(parts) > 4 else 'small']
     gen = torch.Generator().manual_seed(seed)
-    H, HV = 2, 4
+    H, HV = size.get('H', 2), size.get('HV', 4)
     K, V, BT = size['K'], size['V'], size['BT']
     lens = size['T']
     cu = [0]
@@ -167,11 +183,16 @@ def make_case(root, spec):
         out[n] = x if mode == 'fp64' else x.float() if n in ('ht', 'dh0') else x.to(store_dt)
     if bug == 'dq10':
         out['dq'] = out['dq'] * 10
+    narrow = {'o16': ('o', torch.float16), 'dqbf16': ('dq', torch.bfloat16),
+              'dh0bf16': ('dh0', torch.bfloat16)}
+    if bug in narrow:                      # the right values, stored too narrow
+        name, dt = narrow[bug]
+        out[name] = out[name].to(dt)
     out['cu_seqlens'] = torch.tensor(cu, dtype=torch.int64)
     if mode == 'fp32':                     # the writer's numpy path
         out = {n: x.numpy() for n, x in out.items()}
     folder = os.path.join(root, spec.replace(':', '_'))
-    kdagdn_dump.dump(folder, out, chunk_size=BT, scale=scale)
+    kdagdn_dump.dump(folder, out, chunk_size=BT, scale=scale, **size.get('meta', {}))
 
 
 if __name__ == '__main__':
