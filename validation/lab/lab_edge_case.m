@@ -29,7 +29,8 @@ function res = lab_edge_case (kind, seed)
 %                sigmoid(beta) and the chain rule), AcceptedTokens x Slots
 %                conflicts (a read of another sequence's written slot
 %                through AcceptedTokens refused, the same call without the
-%                conflict accepted), varlen x clipped chunk (the last
+%                conflict accepted; AcceptedTokens at the rows' edges and
+%                one past them), varlen x clipped chunk (the last
 %                sequence the longest: Slots with fewer rows than its steps
 %                refused; chunked results with ChunkSize past every other
 %                sequence against the recurrent ones)
@@ -250,6 +251,12 @@ function res = pairs (res)
   % row 2 of sequence 1 (slot 2) read by sequence 2 through AcceptedTokens
   slots4 = slots;  slots4(1, 2) = 2;  slots4(1, 1) = 8;
   ok = ok && refused (fwd, q, k, v, g, beta, pool, slots4, [1 1]);
+  % AcceptedTokens in [1, rows of Slots]: the edges taken, one past refused
+  % (not in place: no conflict to refuse it first)
+  ok = ok && ~refused (fwd, q, k, v, g, beta, pool, slots, [3 1], false);
+  ok = ok && refused (fwd, q, k, v, g, beta, pool, slots, [4 1], false);
+  ok = ok && refused (fwd, q, k, v, g, beta, pool, slots, [1 4], false);
+  ok = ok && refused (fwd, q, k, v, g, beta, pool, slots, [1 0], false);
   res(end+1) = mk ('pairs AcceptedTokens x Slots conflicts', double (~ok), 0);
 
   % varlen x clipped chunk: the last sequence is the longest
@@ -276,10 +283,14 @@ function res = pairs (res)
                    max ([la_ratio(orr, oc), la_ratio(Sr, Sc), grads_ratio(b, a)]), 1e-10);
 end
 
-function tf = refused (fwd, q, k, v, g, beta, pool, slots, accepted)
+function tf = refused (fwd, q, k, v, g, beta, pool, slots, accepted, inplace)
+  if (nargin < 10)
+    inplace = true;
+  end
   tf = false;
   try
-    fwd (q, k, v, g, beta, 'InitialState', pool, 'Slots', slots, 'AcceptedTokens', accepted);
+    fwd (q, k, v, g, beta, 'InitialState', pool, 'Slots', slots, 'AcceptedTokens', accepted, ...
+         'UpdatePool', inplace);
   catch e
     tf = ~isempty (strfind (e.identifier, 'badSlot'));
   end

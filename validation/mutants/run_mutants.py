@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Mutation testing of kdagdn: does the lab notice a planted bug?
+"""Mutation testing of kdagdn: do the test tiers notice a planted bug?
 
-    run_mutants.py [--ids ID ...] [--jobs 2] [--mode quick] [--out FILE]
+    run_mutants.py [--ids ID ...] [--jobs 2] [--tier1 CMD] [--gate CMD] [--out FILE]
+    run_mutants.py --fresh [--ids ID ...]    (run them again: forget their state)
     run_mutants.py --check [--ids ID ...]    (stale mutants only; no build)
 
 Reads validation/mutants/mutants.tsv (id, file, exact text, replacement,
@@ -9,17 +10,26 @@ description; \\n and \\t escapes allowed), and for each mutant, in one of
 --jobs scratch copies of the repository under build/mutants/slotN:
 restores the file the slot's previous mutant changed, applies this one
 (its text must occur exactly once, else the mutant is "stale"), rebuilds
-the MEX when a C file changed (only the objects that depend on it), and
-runs the lab alone -- run_validation(MODE, 'failfast'), which stops at the
-first section with a failed check.  A mutant is killed when a section fails,
-the lab crashes or times out.  Survivors then get the unit tests (the C test,
-alone and under ASan + UBSan, and the Octave test suites) to record whether
-`make test` kills them.
-Writes the kill matrix and the counts to --out (validation/bench/results/
-mutants.md); survivors' reasons come from validation/mutants/survivors.tsv.
+the MEX when a C file changed, and runs two tiers:
+
+  tier 1  --tier1 (default `make check`, the fast tier; where the Makefile
+          has no such target: the quick lab, run_validation('quick',
+          'failfast'), and `make test-c`), on every mutant, on one thread
+          and, if the mutant survives, on two (--threads 1,2)
+  gate    --gate (default `make test`), only on tier 1's survivors
+
+What kills a mutant is counted apart: "test" (a command of the tier
+failed), "build" (the MEX did not build with the mutant in place) and
+"timeout" (a command ran past --timeout).  Each finished mutant is written
+at once to the state file build/mutants/state.json (with the commands it
+was run with); a run that stops picks up where it stopped: mutants already
+in the state file with the same commands are not run again (--fresh
+forgets them: those of --ids, else all).  Writes the counts of both tiers, the kill matrix and every
+survivor with its reason (validation/mutants/survivors.tsv) to --out.
 """
 import argparse
 import concurrent.futures as cf
+import json
 import os
 import platform
 import re
@@ -51,6 +61,8 @@ def unescape(s):
 def kind_of(path):
     if path.startswith('mex/gateway/'):
         return 'gateway'
+    if path.startswith('octave/'):
+        return 'Octave functions'
     return 'C core' if path.startswith('mex/') else 'Octave reference'
 
 
@@ -153,85 +165,101 @@ def mutate(slot, m, args, log):
     return None
 
 
-def lab(slot, m, args, log):
-    """The lab on one thread, then (if the mutant survives) on two; a section
-    of the two-thread run is named 'NAME (2 threads)'."""
-    t0 = time.time()
-    ev = "cd validation; run_validation('%s', 'failfast');" % args.mode
-    status, order = {}, []
-    for th in args.threads:
-        start = os.path.getsize(log)
-        rc = run(OCTAVE + ['--eval', ev], slot.dir, args.lab_timeout, log, th)
-        st, od, current = parse_lab(log, start)
-        if current is not None:      # died or timed out inside a section
-            st[current] = 'timeout' if rc is None else 'crashed'
-        tag = '' if th == '1' else ' (%s threads)' % th
-        status.update({k + tag: v for k, v in st.items()})
-        order += [k + tag for k in od]
-        if any(s != 'passed' for s in st.values()) or rc != 0:
-            return dict(result='killed', sections=status, order=order,
-                        seconds=time.time() - t0, rc=rc)
-    return dict(result='survived', sections=status, order=order, seconds=time.time() - t0,
-                rc=rc)
+def tier(slot, cmds, args, log, threads):
+    """Run the tier's commands in order on each thread count in turn; the
+    first that fails (exit code, or a lab section with a failed check in
+    its output) kills.  Returns (how, detail): how None (survived), 'test'
+    or 'timeout'."""
+    for th in threads:
+        for n, cmd in enumerate(cmds):
+            name = 'command %d' % (n + 1) if len(cmds) > 1 else 'the command'
+            start = os.path.getsize(log)
+            rc = run(['bash', '-c', cmd], slot.dir, args.timeout, log, th)
+            if rc is None:
+                return 'timeout', '%s, %s thread(s)' % (name, th)
+            st, _, current = parse_lab(log, start)
+            bad = [k for k, v in st.items() if v != 'passed']
+            if rc != 0 or bad or current is not None:
+                where = ', '.join(bad) or (current or 'exit %s' % rc)
+                return 'test', '%s, %s thread(s): %s' % (name, th, where)
+    return None, ''
 
 
-def octave_tests(slot, args, log):
-    """Run the Octave test suites; the number of failed tests (None: no count)."""
-    start = os.path.getsize(log)
-    run(OCTAVE + ['--eval', 'cd validation; run_tests ();'], slot.dir, args.lab_timeout, log)
-    with open(log, errors='replace') as f:
-        f.seek(start)
-        counts = re.findall(r'^(\d+) passed, (\d+) failed', f.read(), re.M)
-    return int(counts[-1][1]) if counts else None
-
-
-def unit_tests(slot, args, log):
-    """Which unit tests of `make test` fail with the mutant in place: test-c,
-    test-c-sanitize (the C test under ASan + UBSan: overruns of a workspace
-    that change no result), and run_tests when more of its tests fail than
-    without a mutant."""
-    failed = []
-    for step in ('test-c', 'test-c-sanitize'):
-        if run(['make', '--no-print-directory', step], slot.dir, args.lab_timeout, log) != 0:
-            failed.append(step)
-    n = octave_tests(slot, args, log)
-    if n is None or n > args.base_failures:
-        failed.append('run_tests')
-    return failed
+def tier1_commands(args):
+    """--tier1, or `make check` where the Makefile has it, else the quick
+    lab and the C test."""
+    if args.tier1:
+        return [args.tier1]
+    if subprocess.run(['make', '-n', 'check'], cwd=ROOT, stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode == 0:
+        return ['make --no-print-directory check']
+    return ["cd validation && octave --no-gui --no-window-system --quiet --norc --eval "
+            "\"run_validation('quick', 'failfast');\"",
+            'make --no-print-directory test-c']
 
 
 def baseline(slot, args):
-    """The lab must pass on the unmutated copy built as the mutants are."""
+    """Both tiers must pass on the unmutated copy, built as the mutants are."""
     log = os.path.join(args.logdir, 'baseline.log')
     open(log, 'w').close()
     os.utime(os.path.join(slot.dir, 'mex', 'core', 'la_all.tmpl.h'))
     rc = run(['make', '--no-print-directory', 'OPT=' + args.opt] + MEX_ALL, slot.dir,
              args.build_timeout, log)
-    if rc != 0 or lab(slot, {}, args, log)['result'] != 'survived':
-        sys.exit('the lab fails without any mutant (OPT=%s): see %s' % (args.opt, log))
-    print('baseline: the lab passes without a mutant', flush=True)
-    # the unit tests need not all pass unmutated (others' work in progress):
-    # a survivor counts as killed by them only when more of them fail
-    args.base_failures = 0 if args.no_unit else octave_tests(slot, args, log)
-    if args.base_failures is None:
-        sys.exit('run_tests gives no count without a mutant: see %s' % log)
-    print('baseline: run_tests fails %d tests without a mutant' % args.base_failures, flush=True)
+    if rc != 0:
+        sys.exit('the MEX does not build without a mutant (OPT=%s): see %s' % (args.opt, log))
+    how, detail = tier(slot, args.tier1_cmds, args, log, args.threads[:1])
+    if how:
+        sys.exit('tier 1 fails without any mutant (%s): see %s' % (detail, log))
+    print('baseline: tier 1 passes without a mutant', flush=True)
+    if args.gate:
+        how, detail = tier(slot, [args.gate], args, log, ['2'])
+        if how:
+            sys.exit('the gate fails without any mutant (%s): see %s' % (detail, log))
+        print('baseline: the gate passes without a mutant', flush=True)
 
 
 def one(slot, m, args):
     log = os.path.join(args.logdir, m['id'] + '.log')
     open(log, 'w').close()
+    t0 = time.time()
     slot.restore()
     r = mutate(slot, m, args, log)
     if r is None:
-        r = lab(slot, m, args, log)
-        if r['result'] == 'survived' and not args.no_unit:
-            r['unit'] = unit_tests(slot, args, log)
+        how, detail = tier(slot, args.tier1_cmds, args, log, args.threads)
+        r = dict(result='killed' if how else 'survived', tier1=how or 'survived', detail=detail)
+        if not how and args.gate:
+            how, detail = tier(slot, [args.gate], args, log, ['2'])
+            r['gate'] = how or 'survived'
+            r['gate_detail'] = detail
+            if how:
+                r['result'] = 'killed'
+    elif r['result'] == 'build error':
+        r = dict(result='killed', tier1='build', detail=r['detail'])
     slot.restore()
+    r['seconds'] = time.time() - t0
     r.update(m)
-    print('%-22s %s %s' % (m['id'], r['result'], ' '.join(
-        '%s=%s' % kv for kv in r.get('sections', {}).items())), flush=True)
+    print('%-24s %-8s tier1=%s%s %s' % (m['id'], r['result'], r.get('tier1', '-'),
+                                        ' gate=%s' % r['gate'] if 'gate' in r else '',
+                                        r.get('detail', '')), flush=True)
     return r
+
+
+def load_state(path, key):
+    """The finished mutants of an earlier run with the same commands."""
+    if not os.path.exists(path):
+        return {}
+    try:
+        st = json.load(open(path))
+    except ValueError:
+        return {}
+    return st.get('results', {}) if st.get('key') == key else {}
+
+
+def save_state(path, key, results):
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        json.dump({'key': key, 'results': results}, f, indent=1)
+    os.replace(tmp, path)
 
 
 def check(table):
@@ -258,23 +286,33 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--ids', nargs='*', default=[])
     ap.add_argument('--jobs', type=int, default=2)
-    ap.add_argument('--mode', default='quick', choices=['quick', 'full'])
-    ap.add_argument('--out', default=os.path.join(ROOT, 'validation', 'results', 'mutants.md'))
+    ap.add_argument('--tier1', default='',
+                    help='the first tier\'s shell command (default: make check, else the quick '
+                         'lab and make test-c)')
+    ap.add_argument('--gate', default='make --no-print-directory test',
+                    help='the gate\'s shell command, run on tier 1\'s survivors ("" for none)')
+    ap.add_argument('--mode', default='quick', choices=['quick', 'full'],
+                    help='the lab\'s mode in the fallback tier 1')
+    ap.add_argument('--out', default=os.path.join(ROOT, 'validation', 'mutants', 'mutants.md'))
     ap.add_argument('--build-timeout', type=int, default=900)
-    ap.add_argument('--lab-timeout', type=int, default=1800)
+    ap.add_argument('--timeout', type=int, default=1800, help='seconds per tier command')
     ap.add_argument('--check', action='store_true',
-                    help='only list stale mutants (no build, no lab); exit 1 if any')
-    ap.add_argument('--no-unit', action='store_true', help='skip the unit tests of survivors')
+                    help='only list stale mutants (no build, no tests); exit 1 if any')
+    ap.add_argument('--fresh', action='store_true',
+                    help='forget the state file\'s results (of the --ids given, else all)')
+    ap.add_argument('--no-gate', action='store_true', help='tier 1 only')
     ap.add_argument('--threads', default=','.join(THREADS),
-                    help='the lab runs on these thread counts in turn (default 1,2)')
+                    help='tier 1 runs on these thread counts in turn (default 1,2)')
     ap.add_argument('--sections', default='',
                     help='only these lab sections (LAB_SECTIONS, comma-separated)')
     # -O1 compiles the templates about 7 times faster than -O3; the baseline
-    # below checks that the lab passes with it
+    # below checks that the tiers pass with it
     ap.add_argument('--opt', default='-O1 -march=native')
     args = ap.parse_args()
-    ENV['OPT'] = args.opt      # also for the makes the lab runs (build/flops_driver)
+    ENV['OPT'] = args.opt      # also for the makes the tiers run
     args.threads = args.threads.split(',')
+    if args.no_gate:
+        args.gate = ''
     if args.sections:
         ENV['LAB_SECTIONS'] = args.sections
     table = read_table(os.path.join(HERE, 'mutants.tsv'))
@@ -285,27 +323,45 @@ def main():
         table = [m for m in table if m['id'] in args.ids]
     if args.check:
         sys.exit(check(table))
+    args.tier1_cmds = [c.replace("'quick'", "'%s'" % args.mode) for c in tier1_commands(args)]
     base = os.path.join(ROOT, 'build', 'mutants')
     args.logdir = os.path.join(base, 'logs')
     os.makedirs(args.logdir, exist_ok=True)
     if not os.path.exists(os.path.join(ROOT, MEX)):
         sys.exit('build the MEX first (make)')
+    state = os.path.join(base, 'state.json')
+    key = json.dumps([args.tier1_cmds, args.gate, args.threads, args.opt, args.sections])
+    done = load_state(state, key)
+    if args.fresh:      # forget the chosen mutants (all of them without --ids)
+        done = {k: v for k, v in done.items() if args.ids and k not in args.ids}
+    todo = [m for m in table if m['id'] not in done
+            or any(done[m['id']].get(f) != m[f] for f in ('file', 'find', 'repl'))]
+    print('tier 1: %s; gate: %s; %d of %d mutants to run (%d from %s)' % (
+        ' && '.join(args.tier1_cmds), args.gate or 'none', len(todo), len(table),
+        len(table) - len(todo), os.path.relpath(state, ROOT)), flush=True)
     t0 = time.time()
-    slots = [Slot(n, base) for n in range(max(1, args.jobs))]
-    baseline(slots[0], args)
-    free, lock = list(slots), threading.Lock()
+    if todo:
+        slots = [Slot(n, base) for n in range(max(1, min(args.jobs, len(todo))))]
+        if not done:    # a resumed run was checked when it started
+            baseline(slots[0], args)
+        free, lock = list(slots), threading.Lock()
 
-    def task(m):
-        with lock:
-            s = free.pop()
-        try:
-            return one(s, m, args)
-        finally:
+        def task(m):
             with lock:
-                free.append(s)
+                s = free.pop()
+            try:
+                r = one(s, m, args)
+            finally:
+                with lock:
+                    free.append(s)
+            with lock:
+                done[m['id']] = r
+                save_state(state, key, done)
+            return r
 
-    with cf.ThreadPoolExecutor(len(slots)) as ex:
-        results = list(ex.map(task, table))
+        with cf.ThreadPoolExecutor(len(slots)) as ex:
+            list(ex.map(task, todo))
+    results = [done[m['id']] for m in table]
     from mutants_report import write_report
     write_report(args.out, results, read_reasons(os.path.join(HERE, 'survivors.tsv')), args,
                  time.time() - t0, platform.node())

@@ -502,6 +502,36 @@ static void test_slots_refusals(void)
   dprob_free(&D);
 }
 
+/* AcceptedTokens at and one past its range, [1, rows of Slots], where no
+ * other rule refuses the call (not in place: no write to conflict with),
+ * for Slots per step and per sequence (issue 47: a conflict refused the
+ * old case before the range did). */
+static void test_slots_accepted_edges(void)
+{
+  static const int64_t cu[3] = {0, 2, 3};
+  static const int64_t slots[4] = {0, 1, 2, 3}, one[2] = {0, 2}; /* slot_base 0 */
+  static const int64_t at[2] = {2, 2}, past[2] = {3, 1}, past2[2] = {1, 3}, zero[2] = {1, 0},
+                       first[2] = {1, 1};
+  dprob D;
+  la_problem p, q;
+  dprob_make(&D, 1, 4, 0, 0, cu, 2, 4);
+  p = D.p;
+  p.slots = slots; p.slot_steps = 2; p.pool_slots = 4; p.inplace = 0;
+  q = p; q.accepted = at;
+  report(la_problem_check(&q, NULL) == LA_OK,
+         "slots  check: AcceptedTokens at the rows of Slots (2 of 2) passes");
+  q = p; q.accepted = past; expect_refusal("AcceptedTokens one past the rows (3 of 2)", q, "badSlot");
+  q = p; q.accepted = past2;
+  expect_refusal("AcceptedTokens one past the rows, second sequence", q, "badSlot");
+  q = p; q.accepted = zero; expect_refusal("AcceptedTokens 0, second sequence", q, "badSlot");
+  q = p; q.slots = one; q.slot_steps = 1; q.accepted = first;
+  report(la_problem_check(&q, NULL) == LA_OK,
+         "slots  check: one slot per sequence, AcceptedTokens 1 passes");
+  q = p; q.slots = one; q.slot_steps = 1; q.accepted = at;
+  expect_refusal("one slot per sequence, AcceptedTokens 2", q, "badSlot");
+  dprob_free(&D);
+}
+
 static void test_decode(void)
 {
   test_pcbeta_case(1, 6, 0);
@@ -512,4 +542,5 @@ static void test_decode(void)
   test_slots_case(1, 6, 1);
   test_slots_case(0, 8, 1);
   test_slots_refusals();
+  test_slots_accepted_edges();
 }
