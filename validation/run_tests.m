@@ -5,7 +5,8 @@
 %   run_tests (pattern, tier)
 %   [npass, nfail] = run_tests (...)
 %
-%   Runs Octave's test () on every octave/*.m, every validation/tests/*.m and
+%   Runs Octave's test () on every octave/*.m, the octave/private/*.m that
+%   hold test blocks, every validation/tests/*.m and
 %   every other .m file under validation/ that holds test blocks (lines
 %   starting with %!), after adding octave/, validation/lib and
 %   validation/tests to the path.  With pattern (a string; '' for all),
@@ -50,6 +51,10 @@ function [npass, nfail] = run_tests (pattern, tier)
 
   files = [list_m(fullfile (root, 'octave'), false); ...
            list_m(fullfile (here, 'tests'), false)];
+  % the private functions' own test blocks (test () runs a private file
+  % given by its path)
+  priv = list_m (fullfile (root, 'octave', 'private'), false);
+  files = [files; priv(cellfun (@has_tests, priv))];
   % any other file under validation/ with test blocks
   others = list_m (here, true);
   for i = 1:numel (others)
@@ -83,13 +88,18 @@ function [npass, nfail] = run_tests (pattern, tier)
     logf = [tempname() '.log'];
     fid = fopen (logf, 'wt');
     t0 = tic ();
+    back = pwd ();
     try
+      if (strcmp (fileparts (f), fullfile (root, 'octave', 'private')))
+        cd (fileparts (f));   % a private function is callable from its own folder
+      end
       [n, nmax] = test (f, 'quiet', fid);
     catch err
       n = 0;
       nmax = 1;
       fprintf (fid, '!!!!! test () itself failed: %s\n', err.message);
     end
+    cd (back);
     dt = toc (t0);
     fclose (fid);
     fprintf ('%4d/%-4d passed  %6.1f s\n', n, nmax, dt);
