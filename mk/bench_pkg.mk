@@ -39,3 +39,16 @@ bench-pkg: build dist ## the installed package beside the build, timed in one ru
 	  'Names', {'package', 'package $(PKG_PORTABLE)'}, 'Reps', $(BENCH_PKG_REPS), \
 	  'Flags', {'package: as pkg install builds it (KDAGDN_MARCH unset: -march=native)', \
 	            'package $(PKG_PORTABLE): KDAGDN_MARCH=$(PKG_PORTABLE) (portable to every $(PKG_PORTABLE) CPU)'});"
+
+# ---- kda_verify at dump scale -------------------------------------------------
+#   make bench-verify  a bfloat16 KDA dump with every gradient written, then
+#                  kda_verify on it and the bare double recomputation, each
+#                  in an Octave of its own: wall time and peak resident
+#                  memory (validation/run_bench_verify.m); the issue's case
+#                  (T = 32768, H = 4, K = V = 64) and a serving-size dump
+#                  (T = 8192, H = 32, K = V = 128: needs several GB free);
+#                  writes validation/bench/results/bench_verify.md
+.PHONY: bench-verify
+
+bench-verify: build
+	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_verify ();"
