@@ -45,10 +45,11 @@ MAT_COUNT ?= 10000
 fuzz-mat: build ## step: damaged .mat files through la_load (FILES_COUNT)
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_files ('Seed', $(MAT_SEED), 'Count', $(MAT_COUNT), 'TimeLimit', $(FUZZ_TIME), 'OutDir', 'build/fuzz-mat', 'Formats', {'.mat'});"
 
-TEST_STEPS += fuzz-mat
+# minutes: the full tier (test_hostile_files runs a 300-file share in the gate)
+VALIDATE_STEPS += fuzz-mat
 
 # the .mat reader alone under ASan + UBSan: 100,000 damaged files, any
-# memory error, undefined behaviour or leak stops it
+# memory error, undefined behaviour or leak stops it (seconds: in the gate)
 fuzz-mat-c: build ## step: the C .mat reader on damaged files under ASan + UBSan
 	@mkdir -p $(BUILD)/fuzz-mat-c
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('validation/fuzz'); fuzz_mat_seeds ('$(BUILD)/fuzz-mat-c');"
