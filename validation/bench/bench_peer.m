@@ -18,7 +18,7 @@ function peer = bench_peer (run, reps)
     return;
   end
   script = fullfile (fileparts (mfilename ('fullpath')), 'peer_torch.py');
-  [st, out] = system (sprintf ('/usr/bin/python3 %s 2048 4 128 128 %d 1', script, reps));
+  [st, out] = system (sprintf ('/usr/bin/python3 "%s" 2048 4 128 128 %d 1', script, reps));
   measured = {};
   for line = strsplit (out, sprintf ('\n'))
     tok = regexp (line{1}, '^peer (fwd|fwdbwd) (\S+) (\S+) (\S+) (\d+)', 'tokens', 'once');

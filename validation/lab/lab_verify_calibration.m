@@ -52,7 +52,7 @@ function T = lab_verify_calibration (root, pattern)
   printf (['| dump | verdict | largest measured / expected | smallest | largest local score ' ...
            '| seconds |\n| --- | --- | --- | --- | --- | --- |\n']);
   for i = 1:numel (cases)
-    [status, out] = system (sprintf ('/usr/bin/python3 %s %s %s 2>&1', script, root, cases{i}));
+    [status, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" %s 2>&1', script, root, cases{i}));
     if (status ~= 0)
       error ('lab_verify_calibration: %s: %s', cases{i}, out);
     end

@@ -249,7 +249,7 @@
 %!function z = zlib_ (bytes)
 %!  % a zlib stream of bytes (header, deflate, Adler-32), by python3's zlib
 %!  f = tempname ();  put_ (f, bytes);
-%!  [st, out] = system (sprintf ('/usr/bin/python3 -c ''import sys, zlib; b = open (sys.argv[1], "rb").read (); open (sys.argv[1], "wb").write (zlib.compress (b))'' %s 2>&1', f));
+%!  [st, out] = system (sprintf ('/usr/bin/python3 -c ''import sys, zlib; b = open (sys.argv[1], "rb").read (); open (sys.argv[1], "wb").write (zlib.compress (b))'' "%s" 2>&1', f));
 %!  assert (st, 0, out);
 %!  fid = fopen (f);  z = fread (fid, Inf, 'uint8=>uint8')';  fclose (fid);  delete (f);
 %!endfunction
@@ -354,7 +354,7 @@
 %! if (isempty (here))
 %!   here = fullfile (pwd (), 'tests');
 %! end
-%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s "system (''touch %s'')" 2>&1', ...
+%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" "system (''touch %s'')" 2>&1', ...
 %!                              fullfile (here, 'python', 'write_mat_fhandle.py'), f, ran));
 %! assert (st, 0, out);
 %! bad_ (f, [], 'points at subsystem data \(bytes 116-123: offset [1-9]');
@@ -365,7 +365,7 @@
 %! bad_ (fullfile (t, 'fh0.mat'), b, 'variable ''f'' is a function handle \(class 16\)');
 %! % dropped into a whole dump as extra.mat: kda_verify refuses the dump
 %! d = fullfile (t, 'dump');
-%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), d));
+%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), d));
 %! assert (st, 0, out);
 %! copyfile (f, fullfile (d, 'extra.mat'));
 %! bad_ (fullfile (d, 'extra.mat'), [], 'points at subsystem data', 'kda_verify');
@@ -422,7 +422,7 @@
 %! la_save (fullfile (t, 'good.npy'), [1; 2; 3]);
 %! a = [4 5];  save ('-v7', fullfile (t, 'good.mat'), 'a');
 %! ran = fullfile (t, 'ran');
-%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s "system (''touch %s'')" 2>&1', ...
+%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" "system (''touch %s'')" 2>&1', ...
 %!                              fullfile (here, 'python', 'write_mat_fhandle.py'), fullfile (t, 'fh.mat'), ran));
 %! assert (st, 0, out);
 %! copyfile (fullfile (t, 'good.npy'), fullfile (t, 'q.npy'));
@@ -442,7 +442,7 @@
 %! fclose (fid);
 %! pid = system (swap, false, 'async');
 %! cleanup = onCleanup (@() fclose (fopen (fullfile (t, 'stop'), 'w')));
-%! [st, out] = system (sprintf ('timeout 60 octave-cli --norc --quiet %s 2>&1', child));
+%! [st, out] = system (sprintf ('timeout 60 octave-cli --norc --quiet "%s" 2>&1', child));
 %! fclose (fopen (fullfile (t, 'stop'), 'w'));
 %! waitpid (pid);
 %! assert (st, 0, out);
@@ -488,7 +488,7 @@
 %!   here = fullfile (pwd (), 'tests');
 %! end
 %! dump = fullfile (tmp_ (), 'dump');
-%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), dump));
+%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), dump));
 %! assert (st, 0, out);
 %! system (sprintf ('dd if=/dev/zero of=%s/fill bs=4k 2>/dev/null', t));
 %! try
@@ -533,7 +533,7 @@
 %! if (isempty (here))
 %!   here = fullfile (pwd (), 'tests');
 %! end
-%! [st, msg] = system (sprintf ('/usr/bin/python3 %s %s 1 honest 2>&1', fullfile (here, 'python', 'write_mat_bomb.py'), f));
+%! [st, msg] = system (sprintf ('/usr/bin/python3 "%s" "%s" 1 honest 2>&1', fullfile (here, 'python', 'write_mat_bomb.py'), f));
 %! assert (st, 0, msg);
 %! child = fullfile (t, 'child.m');
 %! fid = fopen (child, 'w');
@@ -541,7 +541,7 @@
 %! fprintf (fid, 'try, la_load (''%s''); printf (''done\\n'');\n', f);
 %! fprintf (fid, 'catch e, printf (''caught %%s at %%.6f\\n'', e.identifier, time ()); end\nfflush (stdout);\n');
 %! fclose (fid);
-%! pid = system (sprintf ('exec octave-cli --norc --quiet %s > %s 2>&1', child, out), false, 'async');
+%! pid = system (sprintf ('exec octave-cli --norc --quiet "%s" > "%s" 2>&1', child, out), false, 'async');
 %! t0 = tic ();
 %! while ((~exist (out, 'file') || isempty (strfind (fileread (out), 'go'))) && toc (t0) < 60)
 %!   pause (0.01);

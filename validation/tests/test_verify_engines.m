@@ -305,7 +305,7 @@
 %! cleanup = onCleanup (@() confirm_recursive_rmdir (false, 'local') || rmdir (root, 's'));
 %! here = fileparts (which ('test_verify_engines'));
 %! cases = {'sglang_bf16', 'flashinfer_bf16', 'sglang_bf16_bug', 'flashinfer_bf16_bug'};
-%! [st, out] = system (sprintf ('/usr/bin/python3 %s %s %s 2>&1', ...
+%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" %s 2>&1', ...
 %!                     fullfile (here, 'python', 'engine_decode.py'), root, strjoin (cases, ' ')));
 %! assert (st, 0, out);
 %! ops = {'gdn', 'kda', 'gdn', 'kda'};

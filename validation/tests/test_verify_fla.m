@@ -14,7 +14,7 @@
 %!  if (isempty (root))
 %!    root = tempname ();
 %!    here = fileparts (which ('test_verify_fla'));
-%!    [status, out] = system (sprintf ('/usr/bin/python3 %s %s %s 2>&1', ...
+%!    [status, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" %s 2>&1', ...
 %!                            fullfile (here, 'python', 'torch_kernel.py'), root, strjoin (cases, ' ')));
 %!    assert (status, 0, out);
 %!  end
@@ -179,7 +179,7 @@
 %! % GDN's gk / gv (FLA's fused_recurrent_gated_delta_rule), plain .npy files
 %! folder = tempname ();
 %! here = fileparts (which ('test_verify_fla'));
-%! [status, out] = system (sprintf ('/usr/bin/python3 %s %s gkgv 7 2>&1', ...
+%! [status, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" gkgv 7 2>&1', ...
 %!                         fullfile (here, 'python', 'kda_dump.py'), folder));
 %! assert (status, 0, out);
 %! [ok, r] = gdn_verify (folder, 'ReportDir', '');

@@ -305,7 +305,7 @@
 %! folder = tempname ();  mkdir (folder);
 %! fid = fopen (fullfile (folder, 'recipe.py'), 'w');
 %! fprintf (fid, '%s\n', pre{:});  fprintf (fid, '%s', recipe);  fclose (fid);
-%! [status, out] = system (sprintf ('cd %s && /usr/bin/python3 recipe.py 2>&1', folder));
+%! [status, out] = system (sprintf ('cd "%s" && /usr/bin/python3 recipe.py 2>&1', folder));
 %! assert (status, 0, out);
 %! [ok, r] = kda_verify (fullfile (folder, 'dump'), 'ReportDir', '');
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);

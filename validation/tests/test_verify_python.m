@@ -10,8 +10,8 @@
 %!  here = fileparts (which ('test_verify_python'));
 %!  lib = fullfile (here, '..', '..', 'octave');
 %!  path = strjoin ({fullfile(lib, 'python'), fullfile(here, 'python')}, pathsep ());
-%!  cmd = sprintf (['cd %s && KDAGDN_LIBRARY=%s PYTHONPATH=%s /usr/bin/python3 -m pytest -q ' ...
-%!                  '-p no:cacheprovider %s 2>&1'], folder, lib, path, files);
+%!  cmd = sprintf (['cd "%s" && KDAGDN_LIBRARY="%s" PYTHONPATH="%s" /usr/bin/python3 -m pytest -q ' ...
+%!                  '-p no:cacheprovider "%s" 2>&1'], folder, lib, path, files);
 %!  [status, out] = system (cmd);
 %!endfunction
 

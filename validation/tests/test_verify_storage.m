@@ -14,7 +14,7 @@
 %!  if (isempty (root))
 %!    root = tempname ();
 %!    here = fileparts (which ('test_verify_storage'));
-%!    [status, out] = system (sprintf ('/usr/bin/python3 %s %s %s 2>&1', ...
+%!    [status, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" %s 2>&1', ...
 %!                            fullfile (here, 'python', 'torch_kernel.py'), root, strjoin (cases, ' ')));
 %!    assert (status == 0, out);
 %!  end
