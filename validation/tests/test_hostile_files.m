@@ -510,7 +510,7 @@
 %! if (isempty (here))
 %!   here = fullfile (pwd (), 'tests');
 %! end
-%! [st, out] = system (sprintf ('/usr/bin/python3 %s "%s" double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), d));
+%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" double 7 2>&1', fullfile (here, 'python', 'kda_dump.py'), d));
 %! assert (st, 0, out);
 %! [ok, r] = kda_verify (d, 'ReportDir', '');
 %! assert (ok, r.verdict);
