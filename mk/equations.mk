@@ -13,7 +13,8 @@ EQ_PYTHON ?= /usr/bin/python3
 EQ_SCRIPT := validation/tools/renumber_equations.py
 
 .PHONY: equations-check equations-dry-run equations-renumber equations-selftest
-VALIDATE_STEPS += equations-selftest equations-check
+TEST_STEPS += equations-check
+VALIDATE_STEPS += equations-selftest
 
 equations-check: ## step: the numbered equations follow the reading order
 	$(EQ_PYTHON) $(EQ_SCRIPT) --check

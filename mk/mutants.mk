@@ -31,7 +31,7 @@ mutants: build ## run the mutants; writes validation/mutants/mutants.md
 # driver: check_flops.m (the lab's derivation section) compares its counts
 # with the formulas of docs/flops.md; malloc and free wrapped at link time
 # give the peak bytes the core holds (check_recurrence.m (20),
-# check_chunk_backward.m (48)).  Built without libxsmm (the same counts:
+# check_chunk_backward.m (53)).  Built without libxsmm (the same counts:
 # la_blas.h counts a product before it picks the engine): the wrap cannot
 # reach the malloc and free of libxsmm's archive, nor should its registry
 # count as the core's memory.

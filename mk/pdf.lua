@@ -3,7 +3,7 @@
 --
 --  * equations: a display equation with \tag{X} gets \label{eq:X}, and every
 --    "(X)" in the text whose X is such a tag becomes a link to it; the tag is
---    the label, so "(28)" in the Markdown is "(28)" in the PDF, and "(H5)",
+--    the label, so "(31)" in the Markdown is "(31)" in the PDF, and "(H5)",
 --    "(SM4)", "(2b)" likewise;
 --  * pages: each input file has one level-1 heading; a link to "page.md"
 --    goes to that heading (a link whose text is the file name reads as the
@@ -160,7 +160,7 @@ local function eq_link(x)
   return pandoc.RawInline("latex", "\\hyperref[eq:" .. x .. "]{(" .. x .. ")}")
 end
 
--- "(28)," -> {link (28), Str ","}; "(1)-(20)" -> two links and "-"
+-- "(31)," -> {link (31), Str ","}; "(1)-(20)" -> two links and "-"
 local function split_eqrefs(s)
   local out, pos = {}, 1
   for a, x, b in s:gmatch("()%(([%w]+)%)()") do

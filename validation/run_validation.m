@@ -12,7 +12,7 @@ function ok = run_validation (mode, failfast)
 %   (and the checkers can fail); every gradient against central finite differences
 %   (double); every numbered equation of docs/ reproduced; precision of
 %   single and double results against an independent plain-Octave double
-%   reference; the cancellation-free gate gradient (46b) at strong gates;
+%   reference; the cancellation-free gate gradient (51b) at strong gates;
 %   the failure modes of fast kernels (validation/hazards/); precision in
 %   the non-contractive regimes beside cond(I + A_raw); the expected error
 %   of a bf16 / fp16 kernel ('Emulate'); the state maps' merge; every path on

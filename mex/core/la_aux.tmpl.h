@@ -67,7 +67,7 @@ static LA_FN(cbwd_aux_at) LA_FN(cbwd_aux_of)(const la_problem *p, const la_chunk
 /* Copy the chunk's gradients into the aux (la_core.h gives the layouts);
  * S: the state entering the chunk; dg: the chunk's finished gate gradient;
  * b->dS is already that of the state entering the chunk.  dw = -dv_new S^T
- * (39), which only the WY form forms for itself (b->dW). */
+ * (44), which only the WY form forms for itself (b->dW). */
 static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(cbwd_aux_at) *at,
                                   const LA_FN(cbwd_ws) *b, const real_t *S, const real_t *dg)
 {
@@ -79,7 +79,7 @@ static void LA_FN(cbwd_aux_store)(const la_problem *p, ptrdiff_t c, const LA_FN(
     memcpy((real_t *)aux->dh + K * V * (at->hv + p->HV * at->nci), b->dS,
            sizeof(real_t) * (size_t)(K * V));
   if (aux->dv_new) memcpy((real_t *)aux->dv_new + V * tg, b->dvn, vbytes);
-  if (aux->du) memcpy((real_t *)aux->du + V * tg, b->dvn, vbytes); /* (39) */
+  if (aux->du) memcpy((real_t *)aux->du + V * tg, b->dvn, vbytes); /* (44) */
   if (aux->dw && b->X)
     LA_GEMM('N', 'N', K, c, V, -1, S, K, b->dvn, V, 0, (real_t *)aux->dw + K * tg, K);
   else if (aux->dw)

@@ -3,14 +3,14 @@
  * (docs/chunk_backward.md).  Per (sequence, value head), two sweeps over
  * its chunks, each chunk's steps named after what they form:
  *   forward sweep, chunks 0 .. nc-1 from H = h0, keeping each chunk's H, M,
- *   Aqk, A, X (WY form: w) and v_new in the store (63):
- *     fwd_local  decays, gated q, k, M, Aqk, A (WY: w, u)  (21)-(27), (29)
- *     fwd_chain  v_new = A (v - KG H), the next H          (28), (31)
+ *   Aqk, A, X (WY form: w) and v_new in the store (54):
+ *     fwd_local  decays, gated q, k, M, Aqk, A (WY: w, u)  (24)-(30), (34)
+ *     fwd_chain  v_new = A (v - KG H), the next H          (31), (36)
  *   reverse sweep, chunks nc-1 .. 0 from dS = dht, to dh0 = dS:
- *     rev_pre    decays, gated q, k, A_raw again; dAqk, dO's dv_new (35), (36)
- *     rev_chain  the rest of dv_new, dX, dH = the dS before (35), (37), (40b)
+ *     rev_pre    decays, gated q, k, A_raw again; dAqk, dO's dv_new (40), (41)
+ *     rev_chain  the rest of dv_new, dX, dH = the dS before (40), (42), (45b)
  *     rev_post   dQG, dKG, dKC, dgamma; back through WY, the inverse, the
- *                gated products and inputs: dq, dk, dv, dg, dbeta  (38)-(46b)
+ *                gated products and inputs: dq, dk, dv, dg, dbeta  (43)-(51b)
  * The chain steps carry H or dS from chunk to chunk; the rest is each
  * chunk's own, which la_sweep (la_sched.tmpl.h) lets an idle thread take.
  * 'Emulate' (docs/emulation.md) rounds what a kernel stores: the forward
@@ -44,8 +44,8 @@ typedef struct {
   real_t *keep;
 } LA_FN(cbwd_item);
 
-/* Forward sweep, chunk ci's own part: M, Aqk, A (24)-(26), (29) (and in
- * the WY form w, u (27)) into the store, the decays and gated q, k into
+/* Forward sweep, chunk ci's own part: M, Aqk, A (27)-(29), (34) (and in
+ * the WY form w, u (30)) into the store, the decays and gated q, k into
  * workspace r.  M and Aqk come from one pass, as in the forward. */
 static void LA_FN(cbwd_fwd_local)(void *item, ptrdiff_t ci, int r)
 {
@@ -61,8 +61,8 @@ static void LA_FN(cbwd_fwd_local)(void *item, ptrdiff_t ci, int r)
   LA_FN(chunk_emu_intra)(p, c, 1, ws);
 }
 
-/* Forward sweep, the chain: v_new (28) of chunk ci and the state H
- * entering the next one (31) (none after the last).  b->dS: scratch for
+/* Forward sweep, the chain: v_new (31) of chunk ci and the state H
+ * entering the next one (36) (none after the last).  b->dS: scratch for
  * the rounded H ('Emulate'; free until the reverse sweep). */
 static void LA_FN(cbwd_fwd_chain)(void *item, ptrdiff_t ci, int r)
 {
@@ -86,7 +86,7 @@ static void LA_FN(cbwd_fwd_chain)(void *item, ptrdiff_t ci, int r)
 
 /* Reverse sweep, chunk ci's part before the chain: the decays and gated
  * q, k recomputed (Aqk is the forward sweep's), A_raw rebuilt from M, the
- * output stage's backward: dO's part of dv_new and dAqk (35), (36). */
+ * output stage's backward: dO's part of dv_new and dAqk (40), (41). */
 static void LA_FN(cbwd_rev_pre)(void *item, ptrdiff_t ci, int r)
 {
   LA_FN(cbwd_item) *I = (LA_FN(cbwd_item) *)item;
@@ -105,7 +105,7 @@ static void LA_FN(cbwd_rev_pre)(void *item, ptrdiff_t ci, int r)
   LA_FN(la_emu)(p, b->dvn, V * c);
 }
 
-/* Reverse sweep, the chain: dH (37); b->dS holds the gradient of the state
+/* Reverse sweep, the chain: dH (42); b->dS holds the gradient of the state
  * after chunk ci on entry and of the state entering it on return. */
 static void LA_FN(cbwd_rev_chain)(void *item, ptrdiff_t ci, int r)
 {
@@ -120,8 +120,8 @@ static void LA_FN(cbwd_rev_chain)(void *item, ptrdiff_t ci, int r)
 }
 
 /* Reverse sweep, chunk ci's part after the chain: the rest of the state
- * stage (38), WY and the inverse (39)-(42), gated products (43), (44),
- * gated inputs and dg (45)-(46b): dq, dk, dv, dg, dbeta of its steps (and
+ * stage (43), WY and the inverse (44)-(47), gated products (48), (49),
+ * gated inputs and dg (50)-(51b): dq, dk, dv, dg, dbeta of its steps (and
  * with the aux its intermediates). */
 static void LA_FN(cbwd_rev_post)(void *item, ptrdiff_t ci, int r)
 {

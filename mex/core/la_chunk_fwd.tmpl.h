@@ -1,10 +1,10 @@
 /*
  * la_chunk_fwd.tmpl.h -- template: the driver of the chunked forward
  * (docs/chunk_forward.md).  Per (sequence, value head), chunk after chunk:
- *   intra-chunk:  G, A_raw, A, Aqk    (21), (24)-(26), (29)  la_stage_intra
- *   v_new = A (v - KG S)              (28)                   la_stage_state
- *   o     = s QG S + Aqk v_new        (30)                   la_stage_output
- *   S     = Diag(gamma) S + KC^T v_new  (31)                 la_stage_state
+ *   intra-chunk:  G, A_raw, A, Aqk    (24), (27)-(29), (34)  la_stage_intra
+ *   v_new = A (v - KG S)              (31)                   la_stage_state
+ *   o     = s QG S + Aqk v_new        (35)                   la_stage_output
+ *   S     = Diag(gamma) S + KC^T v_new  (36)                 la_stage_state
  * and, when asked, the chunk's intermediates (la_aux.tmpl.h).
  *
  * v_new is formed in the direct form A (v - KG S), reading S once for v_new
@@ -57,7 +57,7 @@ static LA_FN(cfwd_slot) LA_FN(fwd_slot)(const LA_FN(chunk_fwd_ctx) *x, la_window
   return sl;
 }
 
-/* The intra-chunk step: G, A_raw, A, Aqk (21), (24)-(26), (29) of chunk ci
+/* The intra-chunk step: G, A_raw, A, Aqk (24), (27)-(29), (34) of chunk ci
  * of one item into its slot, with QG, KG, KC. */
 static void LA_FN(chunk_fwd_intra)(void *ctx, la_window w, ptrdiff_t item, ptrdiff_t ci,
                                    real_t *buf, int *status)
@@ -98,7 +98,7 @@ static void LA_FN(chunk_fwd_intra)(void *ctx, la_window w, ptrdiff_t item, ptrdi
 }
 
 /* The state step of value columns [v0, v1) of one item over the chunks of
- * window w: v_new (28), o (30), the next state (31) (and aux h, v_new).
+ * window w: v_new (31), o (35), the next state (36) (and aux h, v_new).
  * X: the thread's workspace (the direct form's scratch, 2 V C elements at
  * least: la_chunk_fwd). */
 static void LA_FN(chunk_fwd_state)(void *ctx, la_window w, ptrdiff_t item, ptrdiff_t v0,

@@ -13,21 +13,21 @@
 #define LA_STRIP 16
 
 /* One chunk's intra-chunk quantities (docs/chunk_forward.md; column i is
- * step i of the chunk, G the cumulative gate (21), gamma = exp(G_c)):
+ * step i of the chunk, G the cumulative gate (24), gamma = exp(G_c)):
  *   a      exp(g_i), the per-step decays                      (la_stage_decay)
  *   eG     exp(G_i) (the forward keeps only its last column, gamma)
  *   eGc    exp(G_c - G_i), the decay to the chunk's end
- *   QG     Q_G = exp(G) .* q (30);  KG  K_G = exp(G) .* k (25);
- *   KC     K_C = exp(G_c - G) .* k (31)
+ *   QG     Q_G = exp(G) .* q (35);  KG  K_G = exp(G) .* k (28);
+ *   KC     K_C = exp(G_c - G) .* k (36)
  *   XXk    [X, Xk]: a block row's s q and k scaled by E     (la_stage_gated)
  *   KF     k_j .* exp(G_r - G_j), the columns left of the block row
  *   R      the backward's stacked cotangents D of a block row (gated_bwd_stack)
  *   E, F   the factors exp(G_i - G_r), exp(G_r - G_j) (kept for the backward)
- *   M      M_ij = k_i' Diag(exp(G_i - G_j)) k_j (24);  Araw  A_raw = Diag(beta) M
- *   Am     A = (I + A_raw)^{-1} Diag(beta) (26)             (la_stage_wy)
- *   w, u   w = A K_G, u = A v (27): the WY form only
+ *   M      M_ij = k_i' Diag(exp(G_i - G_j)) k_j (27);  Araw  A_raw = Diag(beta) M
+ *   Am     A = (I + A_raw)^{-1} Diag(beta) (29)             (la_stage_wy)
+ *   w, u   w = A K_G, u = A v (30): the WY form only
  *   f      two running products of decays (K each)
- *   Aqk    Aqk (29): not carved, the caller's (below) */
+ *   Aqk    Aqk (34): not carved, the caller's (below) */
 #define LA_CHUNK_WS(W_)                                                          \
   W_(a, K, C, 1) W_(eG, K, C, 1) W_(eGc, K, C, 1)                                 \
   W_(QG, K, C, 1) W_(KG, K, C, 1) W_(KC, K, C, 1)                                 \
@@ -61,8 +61,8 @@ static void LA_FN(chunk_ws_carve)(const la_problem *p, real_t **bufp, LA_FN(chun
  *   kw     K_G (the direct form) or w (the WY form, 'Emulate'), K x c
  *   QG     Q_G; fwd_slot points it right after kw's c columns, so that
  *          [K_G, Q_G] is one K x 2c block (one GEMM with S)
- *   KC     K_C (31);  Aqk (29);  Am  A (26);  gam  gamma = exp(G_c)
- *   vn     v_new (28) (the WY form: u, then v_new formed in its place) */
+ *   KC     K_C (36);  Aqk (34);  Am  A (29);  gam  gamma = exp(G_c)
+ *   vn     v_new (31) (the WY form: u, then v_new formed in its place) */
 #define LA_CFWD_SLOT(W_)                                                           \
   W_(kw, K, C, 1) W_(QG, K, C, 1) /* QG moved up to kw's c columns: fwd_slot */  \
   W_(KC, K, C, 1) W_(vn, V, C, 1) W_(Aqk, C, C, 1)                                 \
@@ -99,23 +99,23 @@ static LA_FN(cfwd_slot) LA_FN(cfwd_slot_at)(const la_problem *p, real_t *buf)
 /* The chunked backward (docs/chunk_backward.md; a leading d: the gradient
  * of the loss with respect to that quantity).  The chain's buffers, one per
  * item:
- *   dS     dH, the state's gradient the reverse sweep carries (37)
+ *   dS     dH, the state's gradient the reverse sweep carries (42)
  *   dSr    'Emulate': dS before its rounding (cbwd_emu_dh)
  * and one chunk's gradient buffers:
- *   vnew   v_new of the chunk (the store's);  dvn  dv_new (35)
- *   dAqk   dAqk (36);  Y  dA (40)/(40b), then L^-T dA in place (41)
- *   dL     dL, then dM = Diag(beta) dA_raw (41), (42);  Ys  a strip of Y'
- *   dQG    dQ_G (38), then dw after it (dW = dQG + K c) (39)
+ *   vnew   v_new of the chunk (the store's);  dvn  dv_new (40)
+ *   dAqk   dAqk (41);  Y  dA (45)/(45b), then L^-T dA in place (46)
+ *   dL     dL, then dM = Diag(beta) dA_raw (46), (47);  Ys  a strip of Y'
+ *   dQG    dQ_G (43), then dw after it (dW = dQG + K c) (44)
  *   Z      [s dO, -dv_new] (V x 2c);  QGw  [Q_G, w] (the WY form's GEMM)
- *   dKC    dK_C (38);  dKG  dK_G (40)/(40b)
+ *   dKC    dK_C (43);  dKG  dK_G (45)/(45b)
  *   dQr, dKr, dKc  the gated products' gradients of q and k as rows (i)
- *          and as columns (j) of M and Aqk (43)
+ *          and as columns (j) of M and Aqk (48)
  *   tmp    the off-diagonal GEMMs' K x 2 LA_SUB products (gated_bwd_rows/cols)
- *   dG     dG_i (45);  dGp  M's and Aqk's part of dg_t (44), (46b)
+ *   dG     dG_i (50);  dGp  M's and Aqk's part of dg_t (49), (51b)
  *   dGc    the column terms k_j .* dKc_j of dGp
  *   rowt   the row terms of a block row;  bsum  the column terms' block sums;
- *   pass   what those sums pass to the blocks in between (46b)
- *   dgam   dgamma (38);  e  a running sum (K)
+ *   pass   what those sums pass to the blocks in between (51b)
+ *   dgam   dgamma (43);  e  a running sum (K)
  *   dSc    dS' of the chunk before it is scaled (cbwd_state_chain) */
 #define LA_CBWD_CHAIN(W_) W_(dS, K, V, 1) W_(dSr, K, V, 1)
 

@@ -269,7 +269,7 @@ void la_beta_used_d(const la_problem *p, ptrdiff_t n, const double *beta, double
  * caller gets.  Process-wide: set between calls, never during one. */
 typedef struct la_tuning {
   int wy_form;    /* v_new = u - w S (FLA's WY form, docs/chunk_forward.md
-                   * (28)) also without 'Emulate'; else A (v - KG S) */
+                   * (31)) also without 'Emulate'; else A (v - KG S) */
   int fwd_phases; /* the chunked forward in two phases where it would run
                    * per item */
   int no_spread;  /* no worker placement before a parallel region */

@@ -94,7 +94,7 @@ enum { LA_CI_AQK = 1,    /* Aqk                                       */
        LA_CI_DECAYS = 4, /* eG and eGc in full (else their last column) */
        LA_CI_A = 8       /* M, A_raw, A (the direct form: no w, u)    */ };
 
-/* The chunked paths' form of v_new (docs/chunk_forward.md, (28)): direct,
+/* The chunked paths' form of v_new (docs/chunk_forward.md, (31)): direct,
  * A (v - KG S), but with 'Emulate' (which rounds w and u where FLA stores
  * them) or with the tuning's wy_form (to compare the forms); else the
  * WY form u - w S. */

@@ -34,7 +34,7 @@ static inline void LA_FN(rec_step)(ptrdiff_t K, ptrdiff_t V4, const real_t *Sin,
                                    real_t *restrict o, real_t *restrict ak)
 {
   ptrdiff_t i, j;
-  LA_FLOPS(K + V4 * (o ? 7 * K + 3 : 5 * K + 2)); /* docs/flops.md (55) */
+  LA_FLOPS(K + V4 * (o ? 7 * K + 3 : 5 * K + 2)); /* docs/flops.md (65) */
   for (i = 0; i < K; i++) ak[i] = a[i] * k[i];
   for (j = 0; j < V4; j += 4) {
     const real_t *i0 = Sin + K * j, *i1 = i0 + K, *i2 = i1 + K, *i3 = i2 + K;
@@ -87,7 +87,7 @@ static inline void LA_FN(rec_step_bwd)(ptrdiff_t K, ptrdiff_t V4, const real_t *
 {
   ptrdiff_t i, j;
   real_t db = 0, qk = 0;
-  LA_FLOPS(3 * K + V4 * (20 * K + 10)); /* docs/flops.md (56) */
+  LA_FLOPS(3 * K + V4 * (20 * K + 10)); /* docs/flops.md (66) */
   for (i = 0; i < K; i++) {
     dq[i] = dk[i] = dgv[i] = 0;
     ak[i] = a[i] * k[i];

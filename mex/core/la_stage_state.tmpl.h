@@ -23,7 +23,7 @@ static inline void LA_FN(chunk_vnew_cols)(ptrdiff_t K, ptrdiff_t vw, ptrdiff_t c
 /* The direct form: vnew = (v - S^T KG) A^T, for v (vw x c, ld ldvin) and
  * A (c x c lower, ld C); X: scratch of vw x c.  Same flops as u - S^T w
  * but for the GEMM of w = A KG, which it does not need (docs/chunk_forward.md,
- * (28)). */
+ * (31)). */
 static inline void LA_FN(chunk_vnew_direct_cols)(ptrdiff_t K, ptrdiff_t vw, ptrdiff_t c,
                                                  const real_t *S, const real_t *KG,
                                                  const real_t *A, ptrdiff_t C, const real_t *v,

@@ -1,5 +1,5 @@
 function res = check_chunk_bwd_aux ()
-  % res = check_chunk_bwd_aux (): reproduce eq. (59)-(62) of
+  % res = check_chunk_bwd_aux (): reproduce eq. (55)-(58) of
   % docs/chunk_backward.md, the intermediates of the chunked backward
   % ('Intermediates' of kda_chunk_bwd / gdn_chunk_bwd), in double.  Every
   % field is compared with the same quantity of the plain-Octave backward
@@ -15,12 +15,12 @@ function res = check_chunk_bwd_aux ()
   if (~ (drv_have ('kda_chunk_bwd') && drv_have ('gdn_chunk_bwd')))
     names = {'aux.dh', 'aux.dv_new, du, dw', 'aux.dAqk, dA, dA_raw', 'aux.dG'};
     for i = 1:4
-      res(end+1) = drv_skip (58 + i, names{i}, F, tcore, 'kda_chunk_bwd not built');
+      res(end+1) = drv_skip (54 + i, names{i}, F, tcore, 'kda_chunk_bwd not built');
     end
     return;
   end
 
-  %% section 'backward intermediates': (59)-(62) against the plain backward
+  %% section 'backward intermediates': (55)-(58) against the plain backward
   r = zeros (1, 4);
   for gdn = [false true]
     e = drv_data (5, 4, 23, gdn, -3, 110 + gdn);
@@ -36,13 +36,13 @@ function res = check_chunk_bwd_aux ()
            'aux.dv_new, aux.du, aux.dw', 'aux.dAqk, aux.dA, aux.dA_raw', ...
            'aux.dG: gradient of the cumulative gate'};
   for i = 1:4
-    res(end+1) = drv_row (58 + i, [names{i}, ' vs plain Octave (KDA, GDN, T = 23, C = 4, 7)'], F, r(i), tcore);
+    res(end+1) = drv_row (54 + i, [names{i}, ' vs plain Octave (KDA, GDN, T = 23, C = 4, 7)'], F, r(i), tcore);
   end
 
-  %% section 'state gradient at the chunk starts': (59) against the recurrent backward
-  res(end+1) = drv_row (59, ['aux.dh vs kda_recurrent_bwd on the suffix from each chunk start ', ...
+  %% section 'state gradient at the chunk starts': (55) against the recurrent backward
+  res(end+1) = drv_row (55, ['aux.dh vs kda_recurrent_bwd on the suffix from each chunk start ', ...
                              '(all transforms, GVA, CuSeqlens, VK)'], F, dh_vs_suffix (), tcore);
-  res(end+1) = drv_row (59, 'aux.dh vs central differences of the loss in the state at each chunk start', ...
+  res(end+1) = drv_row (55, 'aux.dh vs central differences of the loss in the state at each chunk start', ...
                         F, dh_vs_fd (), 1e-7);
 end
 

@@ -1,5 +1,5 @@
 function res = check_chunk_forward ()
-  % res = check_chunk_forward (): reproduce eq. (21)-(34), (64), (65) of
+  % res = check_chunk_forward (): reproduce eq. (24)-(39) of
   % docs/chunk_forward.md from random inputs, in double: every quantity of the
   % chunked forward, written in plain Octave from the equations
   % (drv_chunk_fwd), is checked against what the recurrence implies, and,
@@ -31,26 +31,26 @@ function res = check_chunk_forward ()
     end
   end
 
-  %% section 'cumulative gate': (21) G_i = g_1 + ... + g_i, exp(G_i) = prod_{t<=i} a_t
+  %% section 'cumulative gate': (24) G_i = g_1 + ... + g_i, exp(G_i) = prod_{t<=i} a_t
   r = 0;
   for n = 1:numel (aux)
     a = aux(n); idx = a.t0:a.t0 + a.len - 1;
     P = cumprod (exp (d.g(:, idx)'), 1);
     r = max (r, la_ratio (P, exp (a.G)));
   end
-  res(end+1) = drv_row (21, 'exp(G_i) = running product of a_t inside each chunk', F, r, tol);
+  res(end+1) = drv_row (24, 'exp(G_i) = running product of a_t inside each chunk', F, r, tol);
   if (have)
     % the decays the kernel applied in w = A (e^G .* K), recovered from its
     % own A and w, against running products of a_t (aux.G, which the kernel
     % only fills in for the caller, is not used)
     r = max (core_decays (cx{1}, d, C), core_decays (cx{2}, dg, C));
-    res(end+1) = drv_row (21, ['decays of the C core: aux.A \ aux.w = e^{G_i} .* k_i ' ...
+    res(end+1) = drv_row (24, ['decays of the C core: aux.A \ aux.w = e^{G_i} .* k_i ' ...
                           'vs running products of a_t (KDA and GDN)'], F, r, tcore);
   else
-    res(end+1) = drv_skip (21, 'decays of the C core: aux.A \ aux.w vs running products of a_t', F, tcore, why);
+    res(end+1) = drv_skip (24, 'decays of the C core: aux.A \ aux.w vs running products of a_t', F, tcore, why);
   end
 
-  %% section 'unrolling': (22) S_i = Diag(e^{G_i}) S_0 + sum_{j<=i} Diag(e^{G_i - G_j}) k_j u_j^T
+  %% section 'unrolling': (25) S_i = Diag(e^{G_i}) S_0 + sum_{j<=i} Diag(e^{G_i - G_j}) k_j u_j^T
   r = 0;
   for n = 1:numel (aux)
     a = aux(n);
@@ -63,15 +63,15 @@ function res = check_chunk_forward ()
       r = max (r, la_ratio (st.S(:, :, a.t0 + i - 1), Si));
     end
   end
-  res(end+1) = drv_row (22, 'unrolled state inside a chunk vs the recurrent S_t (all t)', F, r, tol);
+  res(end+1) = drv_row (25, 'unrolled state inside a chunk vs the recurrent S_t (all t)', F, r, tol);
 
-  %% section 'triangular system': (23)-(25)
+  %% section 'triangular system': (26)-(28)
   r23 = 0; r24 = 0; r25 = 0;
   for n = 1:numel (aux)
     a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
     U = st.u(:, idx)';                             % the recurrent deltas, c x V
     Kr = d.k(:, idx)'; b = d.beta(idx)';
-    for i = 1:c                                    % (23), row by row
+    for i = 1:c                                    % (26), row by row
       lhs = U(i, :);
       for j = 1:i - 1
         lhs = lhs + b(i) * (Kr(i, :) .* exp (a.G(i, :) - a.G(j, :))) * Kr(j, :)' * U(j, :);
@@ -79,23 +79,23 @@ function res = check_chunk_forward ()
       rhs = b(i) * (d.v(:, idx(i))' - (exp (a.G(i, :)) .* Kr(i, :)) * a.S0);
       r23 = max (r23, la_ratio (rhs, lhs));
     end
-    % (24) A_raw via the factorised product (safe here: mild gates, double)
+    % (27) A_raw via the factorised product (safe here: mild gates, double)
     Af = diag (b) * tril ((exp (a.G) .* Kr) * (exp (-a.G) .* Kr)', -1);
     r24 = max (r24, la_ratio (Af, a.A_raw));
-    % (25) matrix form
+    % (28) matrix form
     r25 = max (r25, la_ratio (diag (b) * (d.v(:, idx)' - a.KG * a.S0), (eye (c) + a.A_raw) * U));
   end
-  res(end+1) = drv_row (23, 'row i of the system: u_i + sum_{j<i} A_raw(i,j) u_j = beta_i (v_i - S_0^T (e^{G_i} .* k_i)), recurrent u', F, r23, tol);
-  res(end+1) = drv_row (24, 'A_raw(i,j) = beta_i k_i^T Diag(e^{G_i - G_j}) k_j vs the factorised GEMM form (mild gates)', F, r24, tol);
+  res(end+1) = drv_row (26, 'row i of the system: u_i + sum_{j<i} A_raw(i,j) u_j = beta_i (v_i - S_0^T (e^{G_i} .* k_i)), recurrent u', F, r23, tol);
+  res(end+1) = drv_row (27, 'A_raw(i,j) = beta_i k_i^T Diag(e^{G_i - G_j}) k_j vs the factorised GEMM form (mild gates)', F, r24, tol);
   if (have)
-    res(end+1) = drv_row (24, 'A_raw: plain vs aux.A_raw (C core, KDA and GDN)', F, ...
+    res(end+1) = drv_row (27, 'A_raw: plain vs aux.A_raw (C core, KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'A_raw'), cmp_core (cx{2}, auxg, 'A_raw')), tcore);
   else
-    res(end+1) = drv_skip (24, 'A_raw: plain vs aux.A_raw (C core)', F, tcore, why);
+    res(end+1) = drv_skip (27, 'A_raw: plain vs aux.A_raw (C core)', F, tcore, why);
   end
-  res(end+1) = drv_row (25, '(I + A_raw) U = Diag(beta) (V - KG S_0) with the recurrent U', F, r25, tol);
+  res(end+1) = drv_row (28, '(I + A_raw) U = Diag(beta) (V - KG S_0) with the recurrent U', F, r25, tol);
 
-  %% section 'solution': (26) A, (27) w, u, (28) v_new in both forms
+  %% section 'solution': (29) A, (30) w, u, (31) v_new in both forms
   r26 = 0; r27 = 0; r28 = 0; r28d = 0;
   for n = 1:numel (aux)
     a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1; b = d.beta(idx)';
@@ -105,17 +105,17 @@ function res = check_chunk_forward ()
     r28 = max (r28, la_ratio (st.u(:, idx)', a.v_new));
     r28d = max (r28d, la_ratio (a.u - a.w * a.S0, a.A * (d.v(:, idx)' - a.KG * a.S0)));
   end
-  res(end+1) = drv_row (26, 'A = (I + A_raw)^{-1} Diag(beta): (I + A_raw) A = Diag(beta), A lower', F, r26, tol);
-  res(end+1) = drv_row (27, 'w = A KG, u = A V: (I + A_raw) w = Diag(beta) KG, (I + A_raw) u = Diag(beta) V', F, r27, tol);
-  res(end+1) = drv_row (28, 'v_new = u - w S_0 equals the recurrent deltas u_t', F, r28, tol);
-  res(end+1) = drv_row (28, 'the direct form A (V - KG S_0) (the C core''s forward) = u - w S_0', F, r28d, tol);
+  res(end+1) = drv_row (29, 'A = (I + A_raw)^{-1} Diag(beta): (I + A_raw) A = Diag(beta), A lower', F, r26, tol);
+  res(end+1) = drv_row (30, 'w = A KG, u = A V: (I + A_raw) w = Diag(beta) KG, (I + A_raw) u = Diag(beta) V', F, r27, tol);
+  res(end+1) = drv_row (31, 'v_new = u - w S_0 equals the recurrent deltas u_t', F, r28, tol);
+  res(end+1) = drv_row (31, 'the direct form A (V - KG S_0) (the C core''s forward) = u - w S_0', F, r28d, tol);
   if (have)
-    res(end+1) = drv_row (26, 'A: plain vs aux.A (C core, KDA and GDN)', F, ...
+    res(end+1) = drv_row (29, 'A: plain vs aux.A (C core, KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'A'), cmp_core (cx{2}, auxg, 'A')), tcore);
-    res(end+1) = drv_row (27, 'w, u: plain vs aux.w, aux.u (C core, KDA and GDN)', F, ...
+    res(end+1) = drv_row (30, 'w, u: plain vs aux.w, aux.u (C core, KDA and GDN)', F, ...
                           max ([cmp_core(cx{1}, aux, 'w'), cmp_core(cx{2}, auxg, 'w'), ...
                                 cmp_core(cx{1}, aux, 'u'), cmp_core(cx{2}, auxg, 'u')]), tcore);
-    res(end+1) = drv_row (28, 'v_new: plain (u - w S_0) vs aux.v_new (C core, direct form; KDA and GDN)', F, ...
+    res(end+1) = drv_row (31, 'v_new: plain (u - w S_0) vs aux.v_new (C core, direct form; KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'v_new'), cmp_core (cx{2}, auxg, 'v_new')), tcore);
     [was, via] = core_tuning ('wy_form', 1);  % the C core's WY form ('Emulate' runs it)
     unwind_protect
@@ -123,13 +123,13 @@ function res = check_chunk_forward ()
     unwind_protect_cleanup
       core_tuning ('wy_form', was);
     end_unwind_protect
-    res(end+1) = drv_row (28, 'v_new: plain (u - w S_0) vs aux.v_new (C core, WY form: tuning wy_form; KDA and GDN)', F, ...
+    res(end+1) = drv_row (31, 'v_new: plain (u - w S_0) vs aux.v_new (C core, WY form: tuning wy_form; KDA and GDN)', F, ...
                           max (cmp_core (wy{1}, aux, 'v_new'), cmp_core (wy{2}, auxg, 'v_new')), tcore);
   else
-    res(end+1) = drv_skip (26, 'A, w, u, v_new: plain vs aux (C core)', F, tcore, why);
+    res(end+1) = drv_skip (29, 'A, w, u, v_new: plain vs aux (C core)', F, tcore, why);
   end
 
-  %% section 'WY/UT identity': (64) Phi_c ... Phi_1 = Diag(gamma) - K_C' w, (65) A^-1, Akk
+  %% section 'WY/UT identity': (32) Phi_c ... Phi_1 = Diag(gamma) - K_C' w, (33) A^-1, Akk
   r64 = 0; r65 = 0; r64g = 0;
   for n = 1:numel (aux)
     a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
@@ -158,11 +158,11 @@ function res = check_chunk_forward ()
     r64g = max ([r64g, la_ratio(Phi, diag (auxn(n).gamma) - auxn(n).KC' * auxn(n).w), ...
                  la_ratio(Hh, eye (K) + W * Y')]);
   end
-  res(end+1) = drv_row (64, 'product of the transitions of a chunk = Diag(gamma) - K_C^T w (KDA, every chunk)', F, r64, tol);
-  res(end+1) = drv_row (64, 'the same for GDN; without gates the WY form I + W Y^T, W = -K^T A, Y = K^T', F, r64g, tol);
-  res(end+1) = drv_row (65, 'A^-1 = Diag(1/beta) + strict_lower(M) (UT transform); A = Akk Diag(beta)', F, r65, tol);
+  res(end+1) = drv_row (32, 'product of the transitions of a chunk = Diag(gamma) - K_C^T w (KDA, every chunk)', F, r64, tol);
+  res(end+1) = drv_row (32, 'the same for GDN; without gates the WY form I + W Y^T, W = -K^T A, Y = K^T', F, r64g, tol);
+  res(end+1) = drv_row (33, 'A^-1 = Diag(1/beta) + strict_lower(M) (UT transform); A = Akk Diag(beta)', F, r65, tol);
 
-  %% section 'output': (29) Aqk, (30) O, (31) carried state
+  %% section 'output': (34) Aqk, (35) O, (36) carried state
   r29 = 0; r30 = 0; r31 = 0;
   for n = 1:numel (aux)
     a = aux(n); c = a.len; idx = a.t0:a.t0 + c - 1;
@@ -174,16 +174,16 @@ function res = check_chunk_forward ()
     Sn = exp (a.G(c, :))' .* a.S0 + (exp (a.G(c, :) - a.G) .* Kr)' * a.v_new;
     r31 = max (r31, la_ratio (st.S(:, :, idx(end)), Sn));
   end
-  res(end+1) = drv_row (29, 'Aqk(i,j) = s q_i^T Diag(e^{G_i - G_j}) k_j (j <= i) vs the factorised form (mild gates)', F, r29, tol);
-  res(end+1) = drv_row (30, 'O = s (e^G .* Q) S_0 + Aqk v_new vs the recurrent outputs', F, r30, tol);
-  res(end+1) = drv_row (31, 'S_next = Diag(e^{G_c}) S_0 + (e^{G_c - G} .* K)^T v_new vs the recurrent state', F, r31, tol);
+  res(end+1) = drv_row (34, 'Aqk(i,j) = s q_i^T Diag(e^{G_i - G_j}) k_j (j <= i) vs the factorised form (mild gates)', F, r29, tol);
+  res(end+1) = drv_row (35, 'O = s (e^G .* Q) S_0 + Aqk v_new vs the recurrent outputs', F, r30, tol);
+  res(end+1) = drv_row (36, 'S_next = Diag(e^{G_c}) S_0 + (e^{G_c - G} .* K)^T v_new vs the recurrent state', F, r31, tol);
   if (have)
-    res(end+1) = drv_row (29, 'Aqk: plain vs aux.Aqk (C core, KDA and GDN)', F, ...
+    res(end+1) = drv_row (34, 'Aqk: plain vs aux.Aqk (C core, KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'Aqk'), cmp_core (cx{2}, auxg, 'Aqk')), tcore);
-    res(end+1) = drv_row (31, 'chunk-entry states: plain vs aux.h (C core, KDA and GDN)', F, ...
+    res(end+1) = drv_row (36, 'chunk-entry states: plain vs aux.h (C core, KDA and GDN)', F, ...
                           max (cmp_core (cx{1}, aux, 'h'), cmp_core (cx{2}, auxg, 'h')), tcore);
   else
-    res(end+1) = drv_skip (29, 'Aqk and chunk states: plain vs aux (C core)', F, tcore, why);
+    res(end+1) = drv_skip (34, 'Aqk and chunk states: plain vs aux (C core)', F, tcore, why);
   end
 
   if (have)
@@ -196,11 +196,11 @@ function res = check_chunk_forward ()
       r = max (r, cmp_core (xe, ae, f{1}));
     end
     r = max (r, core_decays (xe, e, 40));
-    res(end+1) = drv_row (29, ['C = 40 (sub-blocks of 16 in the C core): every aux field the kernel ' ...
-                          'uses vs plain, and its decays as in (21)'], F, r, tcore);
+    res(end+1) = drv_row (34, ['C = 40 (sub-blocks of 16 in the C core): every aux field the kernel ' ...
+                          'uses vs plain, and its decays as in (24)'], F, r, tcore);
   end
 
-  %% section 'forward substitution': (32) blocked, exact; (33) Neumann series
+  %% section 'forward substitution': (37) blocked, exact; (38) Neumann series
   c = 40; bs = 16;
   e = drv_data (16, 4, c, false, -0.05, 33);
   e.beta(:) = 1;                                   % strong coupling: unit keys, beta = 1
@@ -214,7 +214,7 @@ function res = check_chunk_forward ()
       X(I(i), :) = R(i, :) - Lm(I(i), I(1:i - 1)) * X(I(1:i - 1), :);
     end
   end
-  res(end+1) = drv_row (32, sprintf (['blocked forward substitution (c = %d, blocks of %d): ' ...
+  res(end+1) = drv_row (37, sprintf (['blocked forward substitution (c = %d, blocks of %d): ' ...
                         '||L X - B|| / ||B||'], c, bs), F, norm (Lm * X - Bm, 'fro') / norm (Bm, 'fro'), tol);
   N = ax(1).A_raw; Li = inv (Lm);
   Sm = eye (c); P = eye (c); r = 0; errM = zeros (1, c);
@@ -223,12 +223,12 @@ function res = check_chunk_forward ()
     errM(m) = norm (Sm - Li, 'fro') / norm (Li, 'fro');
     r = max (r, norm ((Li - Sm) - (-P * N) * Li, 'fro') / norm (Li, 'fro'));
   end
-  res(end+1) = drv_row (33, 'Neumann remainder: (I+N)^{-1} - sum_{l<=m} (-N)^l = (-N)^{m+1} (I+N)^{-1}, m = 1..c-1', F, r, tol);
-  res(end+1) = drv_row (33, sprintf (['series with all c-1 powers is exact (nilpotent N); truncated after ' ...
+  res(end+1) = drv_row (38, 'Neumann remainder: (I+N)^{-1} - sum_{l<=m} (-N)^l = (-N)^{m+1} (I+N)^{-1}, m = 1..c-1', F, r, tol);
+  res(end+1) = drv_row (38, sprintf (['series with all c-1 powers is exact (nilpotent N); truncated after ' ...
                         'm = 2, 4, 8 powers it is off by %.1e, %.1e, %.1e'], errM(2), errM(4), errM(8)), ...
                         F, errM(c - 1), tol);
 
-  %% section 'whole forward': (34) chunked = recurrent for every C and T
+  %% section 'whole forward': (39) chunked = recurrent for every C and T
   r = 0;
   for gdn = [false true]
     for T2 = [1 7 13 16]
@@ -240,7 +240,7 @@ function res = check_chunk_forward ()
       end
     end
   end
-  res(end+1) = drv_row (34, 'plain chunked vs plain recurrent, KDA and GDN, T = 1, 7, 13, 16, C = 1..20', F, r, tol);
+  res(end+1) = drv_row (39, 'plain chunked vs plain recurrent, KDA and GDN, T = 1, 7, 13, 16, C = 1..20', F, r, tol);
   if (have)
     r = 0;
     for gdn = [false true]
@@ -252,9 +252,9 @@ function res = check_chunk_forward ()
         r = max ([r, la_ratio(o1, o2), la_ratio(S1, S2)]);
       end
     end
-    res(end+1) = drv_row (34, '*_chunk vs *_recurrent (C core), T = 37, C = 1, 3, 8, 16, 37, 64', F, r, tcore);
+    res(end+1) = drv_row (39, '*_chunk vs *_recurrent (C core), T = 37, C = 1, 3, 8, 16, 37, 64', F, r, tcore);
   else
-    res(end+1) = drv_skip (34, '*_chunk vs *_recurrent (C core)', F, tcore, why);
+    res(end+1) = drv_skip (39, '*_chunk vs *_recurrent (C core)', F, tcore, why);
   end
   [~, ix] = sort ([res.eq]);
   res = res(ix);

@@ -5,26 +5,26 @@ function res = check_flops ()
   % BLAS call at its size, each recurrent step, and the loop nests of the
   % gated products); each path runs on one (sequence, head) for several
   % (T, C, K, V), T not a multiple of C included.  Rows:
-  %  - (55), (56): the recurrent counts, exact (with V rounded up to a
+  %  - (65), (66): the recurrent counts, exact (with V rounded up to a
   %    multiple of 4, the kernels' padding), residual |count - formula| / formula;
-  %  - (57), (58): the chunked counts against the executed count of section 5
+  %  - (67), (68): the chunked counts against the executed count of section 5
   %    (flops_exec.m), exact, in both forms of v_new (direct, and WY with
-  %    the core's tuning wy_form); and the nominal (57), (58) must not exceed what the core
+  %    the core's tuning wy_form); and the nominal (67), (68) must not exceed what the core
   %    executes in the form they count, WY (residual: the excess, 0 when it
   %    holds);
-  %  - the simplified forms of (57), (58) for T a multiple of C.
+  %  - the simplified forms of (67), (68) for T a multiple of C.
   % Without a C compiler or make the count rows are skipped (NaN, failed).
   %
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
   F = 'docs/flops.md';
   res = drv_row (0, '', F, 0, 0); res(1) = [];
   cases = [1 1 1 1; 7 3 2 3; 23 7 5 4; 64 64 8 8; 100 16 6 5; 130 64 4 7; 200 48 6 5];   % T C K V
-  names = {55, 'rec_fwd', 'recurrent forward: count of the core vs T V4 (7K + 3) + T K'; ...
-           56, 'rec_bwd', 'recurrent backward with checkpoints: count of the core vs (56) with V4'; ...
-           57, 'chunk_fwd', 'chunked forward (direct form): count of the core vs its executed count (section 5)'; ...
-           57, 'chunk_fwd_wy', 'chunked forward (WY form): count of the core vs its executed count (section 5)'; ...
-           58, 'chunk_bwd', 'chunked backward (direct form): count of the core vs its executed count (section 5)'; ...
-           58, 'chunk_bwd_wy', 'chunked backward (WY form): count of the core vs its executed count (section 5)'};
+  names = {65, 'rec_fwd', 'recurrent forward: count of the core vs T V4 (7K + 3) + T K'; ...
+           66, 'rec_bwd', 'recurrent backward with checkpoints: count of the core vs (66) with V4'; ...
+           67, 'chunk_fwd', 'chunked forward (direct form): count of the core vs its executed count (section 5)'; ...
+           67, 'chunk_fwd_wy', 'chunked forward (WY form): count of the core vs its executed count (section 5)'; ...
+           68, 'chunk_bwd', 'chunked backward (direct form): count of the core vs its executed count (section 5)'; ...
+           68, 'chunk_bwd_wy', 'chunked backward (WY form): count of the core vs its executed count (section 5)'};
   [~, ~, why] = drv_core_count ('rec_fwd', 'kda', 1, 1, 1, 1);
   for i = 1:size (names, 1)
     if (~isempty (why))
@@ -46,7 +46,7 @@ function res = check_flops ()
       end
     end
     res(end+1) = drv_row (names{i, 1}, names{i, 3}, F, worst, 0);
-    if (~isempty (strfind (names{i, 2}, '_wy')))   % (57), (58) count the WY form
+    if (~isempty (strfind (names{i, 2}, '_wy')))   % (67), (68) count the WY form
       res(end+1) = drv_row (names{i, 1}, [names{i, 2} ': the nominal count does not exceed the executed one'], ...
                             F, excess, 0);
     end
@@ -56,7 +56,7 @@ function res = check_flops ()
   r = rel (flops_model ('chunk_fwd', T, C, K, V), T * (6 * K * V + C * (3 * K + 2 * V) + C ^ 2 / 3)) + ...
       rel (flops_model ('chunk_bwd', T, C, K, V), T * (16 * K * V + C * (9 * K + 5 * V) + 5 * C ^ 2 / 3) ...
                                                   - 2 * C * K * V);
-  res(end+1) = drv_row (58, 'T multiple of C: simplified forms of (57) and (58)', F, r, 1e-15);
+  res(end+1) = drv_row (68, 'T multiple of C: simplified forms of (67) and (68)', F, r, 1e-15);
 end
 
 function r = rel (a, b)

@@ -3,7 +3,7 @@ function res = check_io ()
   % forward's traffic is summed tensor by tensor from its stage list (what
   % each of FLA's five forward kernels reads and writes, per chunk) and
   % compared with the closed form (IO2); the ratios the page quotes at
-  % K = V = 128, c = 64 (traffic, flops of (57) and (58) per chunk, flop per
+  % K = V = 128, c = 64 (traffic, flops of (67) and (68) per chunk, flop per
   % byte in bf16) are recomputed here and compared, rounded to the two
   % digits the page prints, with the page's numbers.
   %
@@ -34,8 +34,8 @@ function res = check_io ()
   res(end+1) = drv_row ('IO2', 'staged forward: stage lists summed tensor by tensor vs the closed form (27 sizes)', ...
                         F, worst, 0);
   K = 128;  V = 128;  c = 64;
-  f_fwd = 6 * c * K * V + c ^ 2 * (3 * K + 2 * V) + c ^ 3 / 3;         % (57), one chunk
-  f_bwd = 16 * c * K * V + c ^ 2 * (9 * K + 5 * V) + 5 / 3 * c ^ 3;    % (58), one chunk
+  f_fwd = 6 * c * K * V + c ^ 2 * (3 * K + 2 * V) + c ^ 3 / 3;         % (67), one chunk
+  f_bwd = 16 * c * K * V + c ^ 2 * (9 * K + 5 * V) + 5 / 3 * c ^ 3;    % (68), one chunk
   d1 = io1 (K, V, c);  d2 = io2 (K, V, c);  d3 = io3 (K, V, c);
   got = [f_fwd / 1e6, d1, d2, d2 / d1, f_fwd / (2 * d1), f_fwd / (2 * d2), ...
          (2 * K * V + 4 * c ^ 2) / d2];

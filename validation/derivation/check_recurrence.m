@@ -1,6 +1,6 @@
 function res = check_recurrence ()
   % res = check_recurrence (): reproduce eq. (1)-(20) of docs/recurrence.md
-  % and (66)-(68) of docs/background.md
+  % and (21)-(23) of docs/background.md
   % from random inputs, in double.  Every row compares the two sides of one
   % equation (or a gradient formula against central finite differences of the
   % plain-Octave function it differentiates) and reports the residual with
@@ -324,17 +324,17 @@ function res = check_recurrence ()
   else
     res(end+1) = drv_skip (20, 'kda_recurrent_bwd (C core): checkpoint interval invariance', F, tcore, why);
   end
-  %% section 'regression': (66) one gradient step on 1/2 |S'k - v|^2; (67)-(68) DPLR transition
+  %% section 'regression': (21) one gradient step on 1/2 |S'k - v|^2; (22)-(23) DPLR transition
   FB = 'docs/background.md';
   d = drv_data (K, V, 1, false, -1, 12);
   k1 = d.k; v1 = d.v; b1 = d.beta; a1 = exp (d.g);
   Sd = a1 .* d.S0;                                           % S'_t = Diag(a_t) S_{t-1}
   loss = @(S) 0.5 * sum ((S' * k1 - v1) .^ 2);
   grad = k1 * (Sd' * k1 - v1)';
-  res(end+1) = drv_row (66, 'gradient of 1/2 |S''k - v|^2 = k (S''k - v)'' vs finite differences', FB, ...
+  res(end+1) = drv_row (21, 'gradient of 1/2 |S''k - v|^2 = k (S''k - v)'' vs finite differences', FB, ...
                         la_ratio (fd_gradient (loss, Sd), grad), tfd);
   [~, ~, st1] = ref_recurrence (d.q, k1, v1, d.g, b1, d.S0, d.s);
-  res(end+1) = drv_row (66, 'step (1) = S'' - beta grad(S'') (one SGD step with rate beta)', FB, ...
+  res(end+1) = drv_row (21, 'step (1) = S'' - beta grad(S'') (one SGD step with rate beta)', FB, ...
                         la_ratio (st1.S(:, :, 1), Sd - b1 * grad), tol);
   r = 0;
   for gdn = [false true]
@@ -343,12 +343,12 @@ function res = check_recurrence ()
     S = d.S0;
     for t = 1:T
       at = exp (d.g(:, t)) .* ones (K, 1);
-      Phi = diag (at) - d.beta(t) * d.k(:, t) * (at .* d.k(:, t))';   % (68)
-      S = Phi * S + d.beta(t) * d.k(:, t) * d.v(:, t)';             % (67)
+      Phi = diag (at) - d.beta(t) * d.k(:, t) * (at .* d.k(:, t))';   % (23)
+      S = Phi * S + d.beta(t) * d.k(:, t) * d.v(:, t)';             % (22)
       r = max (r, la_ratio (st.S(:, :, t), S));
     end
   end
-  res(end+1) = drv_row (68, 'S_t = Phi_t S_{t-1} + beta k v'', Phi_t = Diag(a) - beta k (a.*k)'' (DPLR), KDA and GDN', FB, r, tol);
+  res(end+1) = drv_row (23, 'S_t = Phi_t S_{t-1} + beta k v'', Phi_t = Diag(a) - beta k (a.*k)'' (DPLR), KDA and GDN', FB, r, tol);
 
   [~, ix] = sort ([res.eq]);
   res = res(ix);

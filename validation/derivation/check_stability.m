@@ -1,5 +1,5 @@
 function res = check_stability ()
-  % res = check_stability (): reproduce eq. (49)-(54) of docs/stability.md
+  % res = check_stability (): reproduce eq. (59)-(64) of docs/stability.md
   % (and the rounding model (69) of docs/emulation.md):
   % where the factorised gated product overflows, that the sub-block
   % reference-point scheme with running products never forms a factor above
@@ -16,13 +16,13 @@ function res = check_stability ()
   have = drv_have ('kda_chunk') && drv_have ('kda_chunk_bwd') && drv_have ('kda_recurrent_bwd');
   why = 'kda_chunk not built';
 
-  %% section 'overflow': (49) exp(-G_j) overflows once -G_j > log(realmax)
+  %% section 'overflow': (59) exp(-G_j) overflows once -G_j > log(realmax)
   G = -30 * (1:40);
   ts = find (isinf (exp (single (-G))), 1);
   td = find (isinf (exp (-G)), 1);
   ps = floor (log (double (realmax ('single'))) / 30) + 1;
   pd = floor (log (realmax) / 30) + 1;
-  res(end+1) = drv_row (49, sprintf (['g = -30: exp(-G_t) first overflows at step %d in single ' ...
+  res(end+1) = drv_row (59, sprintf (['g = -30: exp(-G_t) first overflows at step %d in single ' ...
                         '(predicted %d, log(realmax) = %.2f) and %d in double (predicted %d)'], ...
                         ts, ps, log (double (realmax ('single'))), td, pd), F, abs (ts - ps) + abs (td - pd), 0);
 
@@ -35,22 +35,22 @@ function res = check_stability ()
   Gc = cumsum (g, 1);
   Pref = drv_gated (x, y, Gc, tril (true (c)));             % double, differences first
 
-  %% section 'naive': (50) the factorised form exp(G_i) x_i . exp(-G_j) y_j
+  %% section 'naive': (60) the factorised form exp(G_i) x_i . exp(-G_j) y_j
   Pn = tril ((exp (single (Gc)) .* single (x)) * (exp (single (-Gc)) .* single (y))');
   nbad = sum (~ isfinite (Pn(:)));
-  res(end+1) = drv_row (50, sprintf (['naive factorised product in single, g down to -30: %d of %d ' ...
+  res(end+1) = drv_row (60, sprintf (['naive factorised product in single, g down to -30: %d of %d ' ...
                         'entries Inf/NaN (residual 1 if none)'], nbad, c * (c + 1) / 2), F, double (nbad == 0), 0);
 
-  %% section 'reference point': (51) off-diagonal sub-blocks through the reference row
+  %% section 'reference point': (61) off-diagonal sub-blocks through the reference row
   [Ps, fmax] = drv_gated_stable (single (x), single (y), single (exp (g)), false, bs);
-  res(end+1) = drv_row (51, 'every decay factor formed by the scheme is <= 1 (residual max(0, fmax - 1))', F, ...
+  res(end+1) = drv_row (61, 'every decay factor formed by the scheme is <= 1 (residual max(0, fmax - 1))', F, ...
                         max (0, double (fmax) - 1), 0);
   [Pd, ~] = drv_gated_stable (x, y, exp (g), false, bs);
-  res(end+1) = drv_row (51, 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', F, ...
+  res(end+1) = drv_row (61, 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', F, ...
                         la_ratio (Pref, Pd), 1e-14);
-  res(end+1) = drv_row (51, 'scheme in single vs double reference: ratio', F, la_ratio (Pref, Ps), 1e-5);
+  res(end+1) = drv_row (61, 'scheme in single vs double reference: ratio', F, la_ratio (Pref, Ps), 1e-5);
 
-  %% section 'running products': (52) exp(G_i - G_j) = prod_{t=j+1..i} a_t in single
+  %% section 'running products': (62) exp(G_i - G_j) = prod_{t=j+1..i} a_t in single
   as = single (exp (g));
   r = 0;
   for j = 1:c
@@ -64,10 +64,10 @@ function res = check_stability ()
       end
     end
   end
-  res(end+1) = drv_row (52, ['running product in single: relative error / ((i - j + 1) eps_single), ' ...
+  res(end+1) = drv_row (62, ['running product in single: relative error / ((i - j + 1) eps_single), ' ...
                         'over all pairs with a normal result'], F, r, 1);
 
-  %% section 'underflow': (53) entrywise error bound with rounding and underflow terms
+  %% section 'underflow': (63) entrywise error bound with rounding and underflow terms
   % on the mixed gates above, and on gates strong in every channel (g in
   % [-30, 0]), where most entries underflow
   m = tril (true (c));
@@ -83,12 +83,12 @@ function res = check_stability ()
     tolP = (2 * c + K) * es * absP + K * max (abs (x(:))) * max (abs (y(:))) * double (realmin ('single'));
     r = max (abs (double (P(m)) - Pr(m)) ./ tolP(m));
     nz = sum (P(m) == 0 & Pr(m) ~= 0);
-    res(end+1) = drv_row (53, sprintf (['%s gates: |P_single - P| <= (2c + K) eps |x||y|e + K max|x| max|y| ' ...
+    res(end+1) = drv_row (63, sprintf (['%s gates: |P_single - P| <= (2c + K) eps |x||y|e + K max|x| max|y| ' ...
                           'realmin_single (%d of %d entries flushed to 0)'], pick (t == 1, 'mixed', 'strong'), ...
                           nz, sum (m(:))), F, r, 1);
   end
 
-  %% section 'accuracy': (54) the accuracy metric, strong gates
+  %% section 'accuracy': (64) the accuracy metric, strong gates
   T = 200; Kq = 16; V = 8;
   rand ('state', 102); randn ('state', 102);
   q = randn (Kq, T); k = randn (Kq, T); k = k ./ sqrt (sum (k .^ 2, 1)); v = randn (V, T);
@@ -97,10 +97,10 @@ function res = check_stability ()
   [oref, Sref] = ref_recurrence (q, k, v, gs, beta, S0, s);
   [o1, S1] = chunk_fwd_single (q, k, v, gs, beta, S0, s, 64, bs);
   ok = all (isfinite ([o1(:); S1(:)]));
-  res(end+1) = drv_row (54, sprintf ('plain single chunked forward (scheme of 51-52), T = %d, C = 64: ratio of o and S (finite: %d)', T, ok), ...
+  res(end+1) = drv_row (64, sprintf ('plain single chunked forward (scheme of 61-62), T = %d, C = 64: ratio of o and S (finite: %d)', T, ok), ...
                         F, max (la_ratio (oref, o1), la_ratio (Sref, S1)) + ~ ok, 1e-4);
   [o2, S2] = drv_chunk_fwd (q, k, v, gs, beta, S0, s, 64);
-  res(end+1) = drv_row (54, 'plain double chunked forward vs double recurrent, same strong gates', F, ...
+  res(end+1) = drv_row (64, 'plain double chunked forward vs double recurrent, same strong gates', F, ...
                         max (la_ratio (oref, o2), la_ratio (Sref, S2)), 1e-12);
   if (have)
     Tc = 1000;
@@ -113,9 +113,9 @@ function res = check_stability ()
     [oc, Sc] = kda_chunk (single (q), single (k), single (v), single (gs), single (beta), opts{:});
     [ocd, Scd] = kda_chunk (q, k, v, gs, beta, opts{:});
     fin = all (isfinite ([oc(:); Sc(:)]));
-    res(end+1) = drv_row (54, sprintf ('kda_chunk single (C core) vs kda_recurrent double, T = %d, B = 2, g down to -30 (finite: %d)', Tc, fin), ...
+    res(end+1) = drv_row (64, sprintf ('kda_chunk single (C core) vs kda_recurrent double, T = %d, B = 2, g down to -30 (finite: %d)', Tc, fin), ...
                           F, max (la_ratio (od, oc), la_ratio (Sd, Sc)) + ~ fin, 1e-4);
-    res(end+1) = drv_row (54, 'kda_chunk double vs kda_recurrent double, same strong gates', F, ...
+    res(end+1) = drv_row (64, 'kda_chunk double vs kda_recurrent double, same strong gates', F, ...
                           max (la_ratio (od, ocd), la_ratio (Sd, Scd)), 1e-10);
     gd = cell (1, 6); gsn = gd;
     [gd{:}] = kda_recurrent_bwd (q, k, v, gs, beta, dO, [], opts{:});
@@ -125,10 +125,10 @@ function res = check_stability ()
       r = max (r, la_ratio (gd{i}, gsn{i}));
       fin = fin && all (isfinite (gsn{i}(:)));
     end
-    res(end+1) = drv_row (54, sprintf ('kda_chunk_bwd single (C core) vs kda_recurrent_bwd double: all gradients (finite: %d)', fin), ...
+    res(end+1) = drv_row (64, sprintf ('kda_chunk_bwd single (C core) vs kda_recurrent_bwd double: all gradients (finite: %d)', fin), ...
                           F, r + ~ fin, 1e-4);
   else
-    res(end+1) = drv_skip (54, 'kda_chunk / kda_chunk_bwd single (C core) vs double, strong gates', F, 1e-4, why);
+    res(end+1) = drv_skip (64, 'kda_chunk / kda_chunk_bwd single (C core) vs double, strong gates', F, 1e-4, why);
   end
   %% section 'rounding model': (69) rms relative error of one rounding = eps_f / sqrt(8 ln 2)
   rand ('state', 69);

@@ -1,6 +1,6 @@
 function [o, S, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C, fmt, change)
   % [o, S, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C): the chunked
-  % forward of docs/chunk_forward.md, eq. (21)-(31), written from the equations
+  % forward of docs/chunk_forward.md, eq. (24)-(31), (34)-(36), written from the equations
   % in plain Octave (in the class of the inputs), independent of the C core.
   % Same arguments as ref_recurrence plus the chunk size C; T need not be a
   % multiple of C.  aux(n) holds chunk n: t0 (first step), len, S0 (state
@@ -38,28 +38,28 @@ function [o, S, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C, fmt, change)
     c = numel (idx);
     Q = q(:, idx)'; Kr = k(:, idx)'; Vr = v(:, idx)';   % c x K, c x K, c x V
     b = beta(idx)';
-    G = cumsum (g(:, idx)', 1);                          % (21) c x K (GDN c x 1)
+    G = cumsum (g(:, idx)', 1);                          % (24) c x K (GDN c x 1)
     E = exp (G) .* ones (c, K);
     KG = E .* Kr;  QG = R (E .* Q, 'QG');
     KC = R (exp (G(c, :) - G) .* Kr, 'KC');              % exp(G_c - G_i) .* k_i
     gamma = (exp (G(c, :)) .* ones (1, K))';             % K x 1
     M = drv_gated (Kr, Kr, G, tril (true (c), -1));      % strictly lower
-    A_raw = b .* M;                                      % (24)
+    A_raw = b .* M;                                      % (27)
     L = eye (c) + A_raw;
-    A = L \ diag (b);                                    % (26)
-    w = R (A * KG, 'w');  u = R (A * Vr, 'u');           % (27)
+    A = L \ diag (b);                                    % (29)
+    w = R (A * KG, 'w');  u = R (A * Vr, 'u');           % (30)
     KG = R (KG, 'KG');  A = R (A, 'A');
     Sh = R (S, 'h');                                     % the state the chunk reads
-    v_new = R (u - w * Sh, 'vnew');                      % (28)
-    Aqk = R (s * drv_gated (Q, Kr, G, tril (true (c))), 'Aqk');   % (29)
-    o(:, idx) = R ((s * QG * Sh + Aqk * v_new)', 'o');   % (30)
+    v_new = R (u - w * Sh, 'vnew');                      % (31)
+    Aqk = R (s * drv_gated (Q, Kr, G, tril (true (c))), 'Aqk');   % (34)
+    o(:, idx) = R ((s * QG * Sh + Aqk * v_new)', 'o');   % (35)
     aux(n) = struct ('t0', idx(1), 'len', c, 'S0', Sh, 'G', G, 'KG', KG, 'QG', QG, ...
                      'KC', KC, 'gamma', gamma, 'M', M, 'A_raw', A_raw, 'L', L, 'A', A, ...
                      'w', w, 'u', u, 'v_new', v_new, 'Aqk', Aqk);
     if (strcmp (change, 'state from h'))
       S = Sh;
     end
-    S = gamma .* S + KC' * v_new;                        % (31)
+    S = gamma .* S + KC' * v_new;                        % (36)
     if (strcmp (change, 'round S'))
       S = ref_round (S, fmt);
     end

@@ -1,7 +1,7 @@
 function [P, fmax] = drv_gated_stable (x, y, a, strict, bs)
   % [P, fmax] = drv_gated_stable (x, y, a, strict, bs): the gated product
   % P(i,j) = sum_k x(i,k) y(j,k) exp(G(i,k) - G(j,k)) (j <= i, or j < i when
-  % strict) by the scheme of docs/stability.md, eq. (51)-(52), in the class of
+  % strict) by the scheme of docs/stability.md, eq. (61)-(62), in the class of
   % the inputs: a = exp(g) are the per-step decays (c x K, GDN c x 1), and no
   % exponential of a cumulative gate is ever formed.
   %  - off-diagonal sub-block (rows I = r..r1, columns j < r): reference row r,

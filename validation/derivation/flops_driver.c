@@ -19,7 +19,7 @@
  * keep the bytes live and their peak; OpenBLAS and libgomp are shared
  * libraries, not wrapped, so their own buffers are not counted.
  * Built by `make build/flops_driver` (mk/mutants.mk), run by check_flops.m
- * and, for the peak, by check_recurrence.m (20) and check_chunk_backward.m (48).
+ * and, for the peak, by check_recurrence.m (20) and check_chunk_backward.m (53).
  */
 #include "../../mex/core/la_core.h"
 #include <stdatomic.h>

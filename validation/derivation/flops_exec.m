@@ -8,7 +8,7 @@ function f = flops_exec (what, T, C, K, V)
   % full size (2mnk per gemm), the unit triangular solves as the core's own
   % substitution runs them (tri_solve below for A, c^2(c-1) for the
   % transposed solve of the backward), the
-  % recurrent steps as in (55)-(56) with V rounded up to a multiple of 4 (the
+  % recurrent steps as in (65)-(66) with V rounded up to a multiple of 4 (the
   % kernels' zero padding), the gated products' diagonal sub-blocks
   % statement by statement.  Elementwise O(T(K+V)) work is not counted.
   V4 = 4 * ceil (V / 4);

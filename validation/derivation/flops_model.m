@@ -4,15 +4,15 @@ function f = flops_model (what, T, C, K, V)
   % flops, elementwise work not counted (except in the full recurrent
   % counts 'rec_fwd_exact', 'rec_bwd_exact', which count every + and * of
   % the loops as transcribed by hand in check_flops).
-  %   'rec_fwd'        (55)  7 T K V
-  %   'rec_bwd'        (56)  20 T K V + 5 K V R,  R = 2T - c_last - NC recomputed steps
-  %   'chunk_fwd'      (57)  6 T K V + (3K + 2V) sum_n c_n^2 + sum_n c_n^3 / 3
+  %   'rec_fwd'        (65)  7 T K V
+  %   'rec_bwd'        (66)  20 T K V + 5 K V R,  R = 2T - c_last - NC recomputed steps
+  %   'chunk_fwd'      (67)  6 T K V + (3K + 2V) sum_n c_n^2 + sum_n c_n^3 / 3
   %                          (the last term: the explicit A the core forms)
-  %   'chunk_bwd'      (58)  14 T K V + (9K + 5V) sum c_n^2 + (5/3) sum c_n^3
+  %   'chunk_bwd'      (68)  14 T K V + (9K + 5V) sum c_n^2 + (5/3) sum c_n^3
   %                          + 2 (NC - 1) C K V
   %                          (forward sweep: M, A, w, u, v_new of every chunk,
   %                          kept; state updates; reverse sweep: Aqk and the
-  %                          gradient steps (35)-(46))
+  %                          gradient steps (40)-(51))
   % c_n are the chunk lengths (C, ..., C, c_last), NC = ceil(T / C); for the
   % recurrent backward C is the checkpoint interval.
   NC = ceil (T / C);

@@ -41,16 +41,16 @@ function [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, C, opts)
     toEnd = flipud (cumprod ([ones(1, size (a, 2), wc); flipud(a(2:c, :))], 1));  % e^(G_c - G_i)
     M = hz_gated (Kr, Kr, gc, true, 'ref', fmt);
     X = hz_inverse (b .* M, opts.inv, fmt, opts.order);    % (I + A_raw)^-1
-    A = X .* b.';                                          % (26)
+    A = X .* b.';                                          % (29)
     w = hz_mm (A, Gam .* Kr, fmt);  u = hz_mm (A, Vr, fmt);
-    v_new = u - hz_mm (w, S, fmt);                         % (28)
+    v_new = u - hz_mm (w, S, fmt);                         % (31)
     Aqk = opts.scale * hz_gated (Q, Kr, gc, false, 'ref', fmt);
     o(:, idx) = (opts.scale * hz_mm (inter_factor (gc, opts.bug) .* Q, S, fmt) ...
-                 + hz_mm (Aqk, v_new, fmt)).';             % (30)
+                 + hz_mm (Aqk, v_new, fmt)).';             % (35)
     if (strcmp (opts.bug, 'regate_vnew'))
       v_new = v_new .* toEnd;                              % the bug: decayed twice
     end
-    S = Gam(c, :).' .* S + hz_mm ((toEnd .* Kr).', v_new, fmt);   % (31)
+    S = Gam(c, :).' .* S + hz_mm ((toEnd .* Kr).', v_new, fmt);   % (36)
   end
 end
 

@@ -1,11 +1,11 @@
-% HZ_EXP_GATE_GRAD  Hazard 2: the gate gradient as (46) against (46b).
+% HZ_EXP_GATE_GRAD  Hazard 2: the gate gradient as (51) against (51b).
 %
 %   [rows, R] = hz_exp_gate_grad (mode, figdir)
 %
 %   For one chunk (c = 32, K = 8 quick; c = 64, K = 32 full) with gates
 %   g = -s (0.75 + 0.5 rand) per step and channel, s from 1 to 30, and
 %   random adjoints of A^qk and M, the gradient in g is formed by
-%   hz_gate_grad as written in docs/chunk_backward.md (44)+(46) and as (46b),
+%   hz_gate_grad as written in docs/chunk_backward.md (49)+(51) and as (51b),
 %   in double and single, and compared (ratio) with the compensated
 %   double reference, whose own error bound is reported.  R.s, R.err
 %   (strengths x [46 double, 46b double, 46 single, 46b single]),
@@ -19,7 +19,7 @@ function [rows, R] = hz_exp_gate_grad (mode, figdir)
   else
     R.s = [1 2 3 5 8 12 16 20 25 30];  c = 64;  K = 32;
   end
-  R.labels = {'(46) double', '(46b) double', '(46) single', '(46b) single'};
+  R.labels = {'(51) double', '(51b) double', '(51) single', '(51b) single'};
   R.err = nan (numel (R.s), 4);
   R.refbound = nan (numel (R.s), 1);
   for is = 1:numel (R.s)
@@ -37,17 +37,17 @@ function [rows, R] = hz_exp_gate_grad (mode, figdir)
   end
   rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
   rows(end + 1) = hz_row ('gate gradient: error bound of the reference, worst s', max (R.refbound), 1e-12);
-  rows(end + 1) = hz_row ('gate gradient (46b) double, worst over s = 1..30', max (R.err(:, 2)), 1e-10);
-  rows(end + 1) = hz_row ('gate gradient (46b) single, worst over s = 1..30', max (R.err(:, 4)), 1e-4);
+  rows(end + 1) = hz_row ('gate gradient (51b) double, worst over s = 1..30', max (R.err(:, 2)), 1e-10);
+  rows(end + 1) = hz_row ('gate gradient (51b) single, worst over s = 1..30', max (R.err(:, 4)), 1e-4);
   for is = 1:numel (R.s)
     for j = [1 3]
       rows(end + 1) = hz_row (sprintf ('gate gradient %s, g ~ -%g per step', R.labels{j}, R.s(is)), ...
                               R.err(is, j));
     end
   end
-  rows(end + 1) = hz_row ('gate gradient (46) single at g ~ -30: relative error (all lost)', ...
+  rows(end + 1) = hz_row ('gate gradient (51) single at g ~ -30: relative error (all lost)', ...
                           R.err(end, 3), 1, 'atleast');
-  rows(end + 1) = hz_row ('gate gradient (46) double at g ~ -30: above the double bound', ...
+  rows(end + 1) = hz_row ('gate gradient (51) double at g ~ -30: above the double bound', ...
                           R.err(end, 1), 1e-10, 'atleast');
   if (~isempty (figdir))
     plot_gate_grad (R, fullfile (figdir, 'hazards_gate_gradient.png'));
@@ -67,7 +67,7 @@ function plot_gate_grad (R, file)
   hold off;  grid on;
   xlabel ('gate strength s (g = -s (0.75 + 0.5 rand) per step and channel)');
   ylabel ('ratio of dL/dg against the reference');
-  title ('gate gradient: (46) difference then reverse sum, against (46b)');
+  title ('gate gradient: (51) difference then reverse sum, against (51b)');
   legend ([R.labels, {'bound of the reference', 'single bound', 'double bound'}], ...
           'location', 'northwest');
   print (h, '-dpng', '-r80', file);

@@ -2,8 +2,8 @@
 %
 %   [rows, R] = hz_exp_inverse (mode, figdir)
 %
-%   For N = A_raw of random chunks (docs/chunk_forward.md (24)),
-%   A = (I + N)^-1 Diag(beta) (26) is formed by forward substitution, the
+%   For N = A_raw of random chunks (docs/chunk_forward.md (27)),
+%   A = (I + N)^-1 Diag(beta) (29) is formed by forward substitution, the
 %   Neumann series of order m = 1..6, the doubling product and FLA's blocked
 %   form (hz_inverse), in double, single, bf16 and fp16 (emulated), in four
 %   regimes: unit keys with beta in (0, 1); beta in (0, 2) (AllowNegEigval);

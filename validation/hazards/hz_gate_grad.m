@@ -1,16 +1,16 @@
 % HZ_GATE_GRAD  Gradient of a chunk's gated products in its per-step gates,
-% three ways: (46) as written, (46b), and a compensated double reference.
+% three ways: (51) as written, (51b), and a compensated double reference.
 %
 %   [g46, g46b, gref, cond] = hz_gate_grad (q, k, g, Pqk, Pkk, fmt)
 %
 %   The loss is L = <Pqk, A^qk> + <Pkk, M> with A^qk(i,j) = q_i' Diag(e_ij) k_j
 %   (j <= i) and M(i,j) = k_i' Diag(e_ij) k_j (j < i), e_ij = e^(G_i - G_j),
-%   G = cumsum (g) (docs/chunk_forward.md (24), (29)); q, k, g are c x K,
+%   G = cumsum (g) (docs/chunk_forward.md (27), (34)); q, k, g are c x K,
 %   Pqk and Pkk c x c.  Results are c x K (dL/dg), in fmt's working class:
-%     g46   docs/chunk_backward.md (44) then (46): Gbar_i = x_i .* xbar_i -
+%     g46   docs/chunk_backward.md (49) then (51): Gbar_i = x_i .* xbar_i -
 %           y_i .* ybar_i, then a reverse cumulative sum; its terms of order
 %           one (the diagonal of A^qk, the pairs with j < t) cancel;
-%     g46b  (46b): every pair term T_ij = P_ij x_i .* y_j .* e_ij added to
+%     g46b  (51b): every pair term T_ij = P_ij x_i .* y_j .* e_ij added to
 %           the steps j < t <= i it depends on only, by prefix sums;
 %     gref  the same pair terms in double, e_ij as running products of the
 %           decays, summed with error-free transformations (TwoSum);
@@ -26,13 +26,13 @@ function [g46, g46b, gref, cond] = hz_gate_grad (q, k, g, Pqk, Pkk, fmt)
   g = cast (g, wc);
   D = decays (exp (g));                             % c x c x K, e_ij (j <= i)
   Pqk = tril (Pqk);  Pkk = tril (Pkk, -1);
-  % (44) then (46)
+  % (49) then (51)
   Gbar = q .* squeeze (sum (Pqk .* D .* permute (k, [3 1 2]), 2)) ...
          - k .* squeeze (sum (Pqk .* D .* permute (q, [1 3 2]), 1)) ...
          + k .* squeeze (sum (Pkk .* D .* permute (k, [3 1 2]), 2)) ...
          - k .* squeeze (sum (Pkk .* D .* permute (k, [1 3 2]), 1));
   g46 = flipud (cumsum (flipud (Gbar), 1));
-  % (46b)
+  % (51b)
   Tp = pair_terms (q, k, Pqk, Pkk, D);
   g46b = sum_pairs (Tp, @(x) sum (x, 1));
   % reference

@@ -6,12 +6,12 @@
 %   P = hz_gated (..., lower_bound, bs)   sub-chunks of bs rows (default 16)
 %
 %   x, y: c x K; g: the per-step log gates of the chunk, c x K (KDA) or c x 1
-%   (GDN); G = cumsum (g).  strict: j < i only (M of (24)) instead of j <= i
-%   (A^qk of (29)).  The inputs are first rounded to fmt, then everything is
+%   (GDN); G = cumsum (g).  strict: j < i only (M of (27)) instead of j <= i
+%   (A^qk of (34)).  The inputs are first rounded to fmt, then everything is
 %   computed in double ('double') or single (other formats), every matrix
 %   product through hz_mm (operands rounded to fmt).  scheme:
 %     'plain'  (e^G .* x)(e^-G .* y)': one product over the whole chunk
-%              (docs/stability.md (50)); e^-G overflows once -G > ln(realmax);
+%              (docs/stability.md (60)); e^-G overflows once -G > ln(realmax);
 %     'safe'   FLA's safe_gate: sub-chunks of 16 rows; a row block against
 %              earlier columns with the block's first row as reference
 %              (factors <= 1); inside a diagonal block the factorisation
@@ -19,7 +19,7 @@
 %              whose factors reach e^(8 |lower_bound|).  With lower_bound,
 %              g is clamped to [lower_bound, 0] first (FLA's gate
 %              lower_bound * sigmoid(.) never leaves that range);
-%     'ref'    this library (docs/stability.md (51)-(52)): the same row
+%     'ref'    this library (docs/stability.md (61)-(62)): the same row
 %              blocks with reference rows, every factor a running product of
 %              the decays a_t = e^g_t <= 1, pairs inside a diagonal block by
 %              a running product per column.

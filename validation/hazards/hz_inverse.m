@@ -4,11 +4,11 @@
 %   [X, flops] = hz_inverse (N, 'neumann', fmt, m)
 %
 %   N is the c x c strictly lower triangular A_raw of docs/chunk_forward.md
-%   (24); L = I + N is unit lower triangular.  method:
+%   (27); L = I + N is unit lower triangular.  method:
 %     'subst'    forward substitution, row by row (this library: exact up to
-%                rounding, backward stable, (32));
+%                rounding, backward stable, (37));
 %     'neumann'  the series I - N + N^2 - ... truncated after the power m
-%                (exact only for m >= c - 1, (33));
+%                (exact only for m >= c - 1, (38));
 %     'doubling' (I - N)(I + N^2)(I + N^4)...: ceil(log2 c) factors, the
 %                series up to N^(2^r - 1), exact in exact arithmetic;
 %     'blocked'  the form of the FLA kernels: the 16 x 16 diagonal blocks

@@ -116,7 +116,7 @@ function r = measure (P, seed)
     bAn = max (bAn, mA * u * kn);
     % (E5): first-order bound of o.  Inside the chunk, absolute values
     % (componentwise); between chunks the state error e is carried by the
-    % chunk's state map P = Diag(gamma) - K_C' A K_G (64) in norm:
+    % chunk's state map P = Diag(gamma) - K_C' A K_G (32) in norm:
     % ||e_next|| <= ||P||_2 ||e|| + ||delta||_F.
     m = 8 * c + 3 * K;
     H = x.S0;  aH = abs (H);
@@ -127,7 +127,7 @@ function r = measure (P, seed)
     On = s * x.QG - x.Aqk * x.A * x.KG;                   % d o / d H of the chunk
     Eo2 = Eo2 + (norm (On) * eH + norm (om, 'fro')) ^ 2;
     del = m * u * (abs (x.gamma) .* aH + abs (x.KC)' * abs (x.v_new)) + abs (x.KC)' * Ev;
-    Pn = diag (x.gamma) - x.KC' * x.A * x.KG;             % (64)
+    Pn = diag (x.gamma) - x.KC' * x.A * x.KG;             % (32)
     pn = max (pn, norm (Pn));
     eH = norm (Pn) * eH + norm (del, 'fro');
   end
@@ -177,7 +177,7 @@ function r = point_rows (sw, P, R)
                       R(8), NaN, 'information');
   r(end+1) = lab_row (sec, sprintf ('%s: largest cond_1(I + A_raw) of the chunks (aux.cond)', at), ...
                       R(10), NaN, 'information');
-  r(end+1) = lab_row (sec, sprintf (['%s: largest ||P||_2 of the chunks'' state maps (64) ' ...
+  r(end+1) = lab_row (sec, sprintf (['%s: largest ||P||_2 of the chunks'' state maps (32) ' ...
                       '(unit keys, beta < 2, g <= 0: at most 1)'], at), R(9), 1 + 1e-9, ...
                       'the contraction (E5) relies on');
 end

@@ -1,19 +1,19 @@
 function [rows, figs] = lab_gate_gradient (mode, figdir)
-% LAB_GATE_GRADIENT  The gate gradient at strong gates: (46b) against (46) as written.
+% LAB_GATE_GRADIENT  The gate gradient at strong gates: (51b) against (51) as written.
 %
 %   [rows, figs] = lab_gate_gradient (mode, figdir)
 %
 %   At chunk size 64, T = 200 (last chunk 8 steps) and gate strengths s up
 %   to 30 (g = -s rand per step and channel, and g = -30 everywhere), dg of
-%   kda_chunk_bwd / gdn_chunk_bwd (the C core's cancellation-free (46b)) is
+%   kda_chunk_bwd / gdn_chunk_bwd (the C core's cancellation-free (51b)) is
 %   compared with the exact-decay reference lab_ref_backward in double.
 %   Rows per op and strength:
 %     - the reference's own rounding error, estimated by running the same
 %       code in single and scaling its deviation by 2^-53 / 2^-24: it must
 %       be below 1e-12, a hundredth of the bound it serves;
 %     - C core double (bound 1e-10) and single (bound 1e-4);
-%     - (46) as written (drv_chunk_bwd, the plain reverse cumulative sum of
-%       docs/chunk_backward.md) in double: information, the curve (46b) avoids.
+%     - (51) as written (drv_chunk_bwd, the plain reverse cumulative sum of
+%       docs/chunk_backward.md) in double: information, the curve (51b) avoids.
 %   figs: the curves over the strength, in figdir.
 
   C = 64;  T = 200;  K = 16;  V = 8;
@@ -24,7 +24,7 @@ function [rows, figs] = lab_gate_gradient (mode, figdir)
   xs = [strengths, 31];        % 31 on the axis stands for g = -30 everywhere
   rows = lab_row ();
   ops = {'kda', 'gdn'};
-  R = nan (numel (xs), 4, 2);  % [reference est., C double, C single, (46) as written]
+  R = nan (numel (xs), 4, 2);  % [reference est., C double, C single, (51) as written]
   have46 = exist ('drv_chunk_bwd', 'file') == 2;
   for io = 1:2
     for i = 1:numel (xs)
@@ -32,10 +32,10 @@ function [rows, figs] = lab_gate_gradient (mode, figdir)
       label = sprintf ('%s dg, C=%d, %s', ops{io}, C, strength_label (xs(i)));
       R(i, :, io) = measure (P, C, have46);
       rows(end+1) = lab_row ('gate gradient', [label ': reference rounding (single run x 2^-29)'], R(i, 1, io), 1e-12);
-      rows(end+1) = lab_row ('gate gradient', [label ': C core (46b), double'], R(i, 2, io), 1e-10);
-      rows(end+1) = lab_row ('gate gradient', [label ': C core (46b), single'], R(i, 3, io), 1e-4);
-      rows(end+1) = lab_row ('gate gradient', [label ': (46) as written, double'], R(i, 4, io), NaN, ...
-                             'information: the cancellation (46b) avoids');
+      rows(end+1) = lab_row ('gate gradient', [label ': C core (51b), double'], R(i, 2, io), 1e-10);
+      rows(end+1) = lab_row ('gate gradient', [label ': C core (51b), single'], R(i, 3, io), 1e-4);
+      rows(end+1) = lab_row ('gate gradient', [label ': (51) as written, double'], R(i, 4, io), NaN, ...
+                             'information: the cancellation (51b) avoids');
     end
   end
   figs = lab_plot_gate (xs, R, figdir);

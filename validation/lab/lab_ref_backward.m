@@ -12,7 +12,7 @@ function [dq, dk, dv, dg, dbeta, dS0] = lab_ref_backward (op, q, k, v, g, beta, 
 %   It is the exact-decay reference of the lab: the gate gradient of step t
 %   is formed directly as a_t .* rowsum (S_{t-1} .* dS'_t), a product of
 %   terms that all carry their own decay, so nothing cancels however strong
-%   the gates (unlike the chunked (46), a reverse sum of terms that cancel).
+%   the gates (unlike the chunked (51), a reverse sum of terms that cancel).
 %   It shares no code with the C core.  The work is done in the class of the
 %   inputs, so the same code run in single estimates its own rounding error.
 %   States are kept every CK = 64 steps and recomputed inside each segment,

@@ -37,7 +37,7 @@
  * at a time against the 1024^3 sgemm and the FMA peak)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
- * of docs/flops.md (57), (58), (55).
+ * of docs/flops.md (67), (68), (65).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "la_core.h"
