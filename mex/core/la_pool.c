@@ -18,7 +18,7 @@
  *
  * The flop-counting build (-DLA_COUNT_FLOPS), whose driver checks that a
  * call leaves nothing allocated, has no pool: every workspace is malloc'd
- * and freed by its call (LA_NO_POOL below; not a switch of its own).
+ * and freed by its call.
  *
  * Under AddressSanitizer a kept buffer would hide overruns: a call that
  * needs less than the capacity could write past its own size unseen, and a
@@ -28,12 +28,7 @@
  */
 #include "la_internal.h"
 
-#undef LA_NO_POOL
-#ifdef LA_COUNT_FLOPS
-#define LA_NO_POOL
-#endif
-
-#ifndef LA_NO_POOL
+#ifndef LA_COUNT_FLOPS
 #include <stdatomic.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -153,7 +148,7 @@ void la_release(void)
   atomic_flag_clear(&pool_taken);
 }
 
-#else /* LA_NO_POOL: every call allocates and frees its own */
+#else /* LA_COUNT_FLOPS: every call allocates and frees its own */
 
 int la_pool_enter(void) { return 0; }
 void la_pool_leave(int held) { (void)held; }

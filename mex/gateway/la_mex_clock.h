@@ -4,9 +4,10 @@
  * Every call of a public function reads a monotonic clock five times: at
  * entry to mexFunction, when its arguments are parsed and checked (the
  * outputs are made next), when the core starts, when it returns, and when
- * mexFunction returns.  la_mex('last_call') reports the last completed call
- * of this MEX file and the mean over the calls since the previous query
- * (the bench's "inside the MEX", bench_decode.m); a call that fails is not
+ * mexFunction returns.  la_mex_testing('last_call') (the test build,
+ * -DLA_TESTING) reports the last completed call of this MEX file and the
+ * mean over the calls since the previous query (the bench's "inside the
+ * MEX", bench_decode.m); a call that fails is not
  * counted.  Nothing else reads the clock.  Only the test build has the
  * clock (-DLA_TESTING: build/testing/la_mex_testing.mex); in the shipped
  * MEX the marks below are nothing.

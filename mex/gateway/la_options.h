@@ -9,9 +9,9 @@
  * (la_mex_opts.c) matches names against the rows, checks each value by its
  * row, stores it where the row says and fills every option not given with
  * the row's default; the core's range checks name the la_problem field,
- * which the row maps back to the option's name; la_mex ('options') answers
- * the rows, and the help texts and docs/api.md are written from that
- * answer (make sync-options; validation/tests/test_help_options.m checks
+ * which the row maps back to the option's name; la_mex_testing ('options')
+ * (the test build) answers the rows, and the help texts and docs/api.md
+ * are written from that answer (make sync-options; validation/tests/test_help_options.m checks
  * them).  Adding an option is one row here plus the code that uses its
  * value.
  */
