@@ -255,7 +255,7 @@ function [r1, r2] = core_vs_bptt (Cs, via)
 end
 
 function L = chunk_loss (a, s, C, dO, dST)
-  [o, S] = drv_chunk_fwd (a{:}, s, C);
+  [o, S] = ref_chunk_fwd (a{:}, s, C);
   L = sum (dO(:) .* o(:)) + sum (dST(:) .* S(:));
 end
 

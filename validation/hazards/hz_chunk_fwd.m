@@ -20,7 +20,10 @@
 %   The gated products use this library's scheme (ref_gated 'stable').
 %   o is V x T, S is K x V, in double or single.
 %
-%   See also: hz_inverse, ref_gated, ref_forward.
+%   A model of kernel variants; the plain chunked reference is ref_chunk_fwd
+%   (validation/lib), which the default options reproduce.
+%
+%   See also: hz_inverse, ref_gated, ref_chunk_fwd, ref_forward.
 
 function [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, C, opts)
   opts = defaults (opts, size (q, 1));
@@ -90,6 +93,9 @@ end
 %! end
 %! [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, 16, struct ('fmt', 'single'));
 %! assert (la_ratio (or, o) < 1e-5 && la_ratio (Sr, S) < 1e-5);
+%! [oc, Sc] = ref_chunk_fwd (q, k, v, g, beta, S0, 1 / sqrt (K), 20);
+%! [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, 20, struct ());
+%! assert (la_ratio (oc, o) < 1e-13 && la_ratio (Sc, S) < 1e-13);
 %! [o, S] = hz_chunk_fwd (q, k, v, g(1, :), beta, S0, 16, struct ());
 %! [or, Sr] = ref_forward ('gdn', q, k, v, g(1, :), beta, 'InitialState', S0);
 %! assert (la_ratio (or, o) < 1e-13 && la_ratio (Sr, S) < 1e-13);
