@@ -200,7 +200,7 @@ deps-test: deps ## install what the tests need beyond the build (gnuplot, numpy,
 
 # The core on its own: a C program, then the same under ASan + UBSan.
 TEST_CORE_SRC := validation/tests/c/test_core.c validation/tests/c/test_decode.inc.c \
-                 validation/tests/c/test_engine.inc.c
+                 validation/tests/c/test_engine.inc.c validation/tests/c/test_emulate.inc.c
 $(BUILD)/test_core: $(TEST_CORE_SRC) $(CORE_HDR) $(LIBLA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Imex/core validation/tests/c/test_core.c $(LIBLA) -o $@ $(LIBS)

@@ -173,7 +173,7 @@ static void LA_FN(chunk_bwd_item)(void *ctx, ptrdiff_t n, ptrdiff_t hv, real_t *
   LA_FN(la_state_store)(p, I.ring.b[0].dS, I.it.dh0);
 }
 
-int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
+int LA_FN(la_chunk_bwd_run)(const la_problem *p0, const la_bwd_io *io)
 {
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
@@ -197,4 +197,10 @@ int LA_FN(la_chunk_bwd)(const la_problem *p0, const la_bwd_io *io)
   free(first);
   if (rc == LA_OK) LA_FN(chunk_emu_grads)(p, io);
   return rc;
+}
+
+/* The entry point: 'Emulate' rounds the inputs first (la_emulate.c). */
+int LA_FN(la_chunk_bwd)(const la_problem *p, const la_bwd_io *io)
+{
+  return p->emulate ? la_emu_chunk_bwd(p, io, LA_DOUBLE) : LA_FN(la_chunk_bwd_run)(p, io);
 }

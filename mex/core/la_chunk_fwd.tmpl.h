@@ -177,7 +177,7 @@ static ptrdiff_t LA_FN(chunk_fwd_ws_elems)(const la_problem *p, int fuse)
 
 /* The forward: per chunk the intra-chunk step, then the state step
  * (v_new, o, the next state), scheduled by la_for_windows. */
-int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chunk_aux *aux)
+int LA_FN(la_chunk_fwd_run)(const la_problem *p0, const la_fwd_io *io, const la_chunk_aux *aux)
 {
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
@@ -224,4 +224,10 @@ int LA_FN(la_chunk_fwd)(const la_problem *p0, const la_fwd_io *io, const la_chun
   LA_FN(la_prep_free)(&pp);
   free(first);
   return rc;
+}
+
+/* The entry point: 'Emulate' rounds the inputs first (la_emulate.c). */
+int LA_FN(la_chunk_fwd)(const la_problem *p, const la_fwd_io *io, const la_chunk_aux *aux)
+{
+  return p->emulate ? la_emu_chunk_fwd(p, io, aux, LA_DOUBLE) : LA_FN(la_chunk_fwd_run)(p, io, aux);
 }

@@ -37,8 +37,9 @@ extern "C" {
 enum { LA_OK = 0, LA_ENOMEM = 1, LA_EARG = 2, LA_EINTR = 3 };
 
 /* la_problem.emulate: the storage format a GPU kernel is emulated in
- * (la_round.h rounds to it); TF32: a float32 kernel whose dots take
- * 10-bit-mantissa operands (Triton's default), its inputs g, beta exact. */
+ * (la_round.h rounds to it; the core rounds inputs and intermediates
+ * itself); TF32: a float32 kernel whose dots take 10-bit-mantissa operands
+ * (Triton's default), its inputs g, beta exact. */
 enum { LA_EMULATE_NONE = 0, LA_EMULATE_BF16 = 1, LA_EMULATE_FP16 = 2, LA_EMULATE_TF32 = 3 };
 
 /* Chunk size (chunk paths) and checkpoint interval (recurrent backward)
@@ -66,11 +67,18 @@ typedef struct la_problem {
   int beta_sigmoid;             /* beta is a logit                         */
   int allow_neg_eigval;         /* beta_used = 2 sigmoid(beta)             */
   int state_vk;                 /* states stored V x K instead of K x V    */
-  int emulate;                  /* LA_EMULATE_*: round inputs' stand-ins and
-                                   the stored intermediates to bf16 / fp16
-                                   / tf32
-                                   (docs/emulation.md); chunked paths, float
-                                   entry points only (else LA_EARG)        */
+  int emulate;                  /* LA_EMULATE_*: a GPU kernel of that
+                                   format (docs/emulation.md).  The caller
+                                   passes unrounded inputs in the entry
+                                   point's class; the chunked entry points
+                                   (_s and _d) round copies of q, k, v, g,
+                                   beta, dout to the format (tf32: not g,
+                                   beta), take h0, dht, A_log, dt_bias in
+                                   float, compute in float, round the
+                                   stored intermediates, o and the returned
+                                   gradients, and give a double caller its
+                                   outputs in double.  The recurrent paths
+                                   and the state maps answer LA_EARG.      */
   ptrdiff_t chunk;              /* chunk size (chunk path) or checkpoint
                                    interval (recurrent backward); 0 means
                                    LA_DEFAULT_CHUNK (la_problem_check)     */
@@ -255,7 +263,9 @@ int la_size_add(ptrdiff_t a, ptrdiff_t b, ptrdiff_t *r);
 int la_size_bytes4(ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, size_t elem,
                    ptrdiff_t *r);
 /* The rounding of 'Emulate' (la_round.h), in place: n floats to the format
- * emulate (LA_EMULATE_BF16, ...; LA_EMULATE_NONE leaves them). */
+ * emulate (LA_EMULATE_BF16, ...; LA_EMULATE_NONE leaves them).  The entry
+ * points round their inputs themselves; this is for a caller that wants a
+ * format's values. */
 void la_emulate_round(int emulate, float *x, ptrdiff_t n);
 /* beta as a step uses it (out = beta, or f sigmoid(beta) with f = 2 under
  * allow_neg_eigval, else 1, when beta_sigmoid): the core's own transform

@@ -4,11 +4,14 @@
  * 16-bit format is rounded to it at the same place here: the intra-chunk
  * quantities, the state snapshot a chunk reads (the carried state stays
  * single), v_new and o in the forward, dh in the backward.  Nothing happens
- * without p->emulate; the double instantiation never emulates.
+ * without p->emulate; the double instantiation never emulates (the entry
+ * points hand an emulated call to la_emulate.c, which rounds the inputs and
+ * runs the float drivers).
  */
+#include "la_emulate.h"
 
 /* Round n values to the emulated format (nothing without 'Emulate'; the
- * double instantiation never emulates: the entry points refuse it). */
+ * double drivers never emulate: they refuse it). */
 static inline void LA_FN(la_emu)(const la_problem *p, real_t *x, ptrdiff_t n)
 {
 #if LA_DOUBLE

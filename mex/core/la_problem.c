@@ -7,7 +7,6 @@
  * gateway names the option that sets it).
  */
 #include "la_core.h"
-#include "la_round.h"
 #include "la_size.h"
 
 #include <math.h>
@@ -225,9 +224,4 @@ int la_size_bytes4(ptrdiff_t d0, ptrdiff_t d1, ptrdiff_t d2, ptrdiff_t d3, size_
 {
   ptrdiff_t count;
   return la_mul4(d0, d1, d2, d3, &count) && la_bytes(count, elem, r);
-}
-
-void la_emulate_round(int emulate, float *x, ptrdiff_t n)
-{
-  la_round_array(emulate, x, n);
 }

@@ -263,6 +263,7 @@ int LA_FN(la_recurrent_fwd)(const la_problem *p0, const la_fwd_io *io)
   LA_FN(rec_ctx) x;
   int rc;
 
+  if (p->emulate) return LA_EARG; /* 'Emulate': the chunked paths only */
   rc = LA_FN(la_prep_fwd)(p, io->q, io->k, io->g, io->beta, io->A_log, io->dt_bias, 0, 0, &pp);
   if (rc) return rc;
   memset(&x, 0, sizeof x);
@@ -379,6 +380,7 @@ int LA_FN(la_recurrent_bwd)(const la_problem *p0, const la_bwd_io *io)
   int rc;
 
   if (p->slots) return LA_EARG; /* a state pool: forward only (docs/decode.md) */
+  if (p->emulate) return LA_EARG; /* 'Emulate': the chunked paths only */
   memset(&x, 0, sizeof x);
   for (n = 0; n < p->N; n++) {
     const la_seq s = la_seq_of(p, n);

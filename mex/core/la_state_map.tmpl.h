@@ -71,6 +71,7 @@ int LA_FN(la_state_map_fwd)(const la_problem *p0, const la_map_fwd_io *io)
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
   if (p->beta_per_channel || p->slots) return LA_EARG; /* recurrent paths only */
+  if (p->emulate) return LA_EARG; /* the chunked forward and backward only */
   const ptrdiff_t K = p->K, V = p->V, Va = V + K;
   LA_FN(map_bufs) m;
   la_fwd_io f;
@@ -97,6 +98,7 @@ int LA_FN(la_state_map_bwd)(const la_problem *p0, const la_map_bwd_io *io)
   LA_ENTRY_CHECK(p0, pc);
   const la_problem *p = &pc;
   if (p->beta_per_channel || p->slots) return LA_EARG; /* recurrent paths only */
+  if (p->emulate) return LA_EARG; /* the chunked forward and backward only */
   const ptrdiff_t K = p->K, V = p->V, Va = V + K;
   const real_t *dP = io->dP, *dR = io->dR;
   LA_FN(map_bufs) m;

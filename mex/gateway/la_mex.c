@@ -33,7 +33,6 @@
 #include "la_mex_args.h"
 #include "la_mex_base.h"
 #include "la_mex_clock.h"
-#include "la_mex_emulate.h"
 #include "la_mex_decode.h"
 #include "la_mex_intr.h"
 #include "la_mex_mem.h"
@@ -625,9 +624,7 @@ void mexFunction(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   c.chunked = fn->path != LA_PATH_RECURRENT; /* the maps run on the chunked path */
   if (nlhs > fn->outputs) la_fail(&c, "nargout", "at most %d outputs", fn->outputs);
   la_parse_call(&c, nrhs - skip, prhs + skip);
-  la_emulate_inputs(&c);
   fn->run(&c, nlhs, plhs);
-  la_emulate_outputs(&c, nlhs, plhs);
   /* Ctrl-C after the core's last poll (building outputs, the stateGrowth
    * check): the same identified error, rather than Octave's own interrupt
    * when the call returns, which no try/catch takes */

@@ -29,9 +29,6 @@ typedef struct la_func {
 #define LA_NFUNCS 12
 extern const la_func la_funcs[LA_NFUNCS];
 
-/* Option 'Emulate': the rounded single copies of q, k, v, g, beta, do. */
-#define LA_EMULATE_COPIES 6
-
 typedef struct la_call {
   const la_func *fn;   /* the function called (first: no option lives at
                           offset 0, see la_options.h)                  */
@@ -58,8 +55,6 @@ typedef struct la_call {
     double start, next;
     int printed;
   } watch;
-  mxArray *emulate_copy[LA_EMULATE_COPIES];      /* 'Emulate', or NULL */
-  int emulate_double;  /* 'Emulate' on double inputs: outputs to double */
 } la_call;
 
 /* Raise error "<family>:<id>" with the message "<function>: <fmt ...>";

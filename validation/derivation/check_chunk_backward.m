@@ -102,7 +102,7 @@ function res = check_chunk_backward ()
     for strict = [true false]
       mask = tril (true (c), -strict);
       [dx, dy, dG] = drv_gated_bwd (x, y, G, mask, Cot);
-      fp = @(xx, yy, GG) ip (Cot, drv_gated (xx, yy, GG, mask));
+      fp = @(xx, yy, GG) ip (Cot, ref_gated (xx, yy, GG, 'Cumulative', true, 'Mask', mask));
       r43 = max ([r43, la_ratio(fd_gradient (@(z) fp (z, y, G), x), dx), la_ratio(fd_gradient (@(z) fp (x, z, G), y), dy)]);
       r44 = max (r44, la_ratio (fd_gradient (@(z) fp (x, y, z), G), dG));
     end
@@ -255,7 +255,7 @@ function [r1, r2] = core_vs_bptt (Cs, via)
 end
 
 function L = chunk_loss (a, s, C, dO, dST)
-  [o, S] = drv_chunk_fwd (a{:}, s, C);
+  [o, S] = ref_chunk_fwd (a{:}, s, C);
   L = sum (dO(:) .* o(:)) + sum (dST(:) .* S(:));
 end
 

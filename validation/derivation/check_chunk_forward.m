@@ -236,11 +236,12 @@ function res = check_chunk_forward ()
       [o1, S1] = ref_recurrence (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s);
       for C2 = [1 2 3 4 5 8 16 20]
         [o2, S2] = drv_chunk_fwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, C2);
-        r = max ([r, la_ratio(o1, o2), la_ratio(S1, S2)]);
+        [o3, S3] = ref_chunk_fwd (e.q, e.k, e.v, e.g, e.beta, e.S0, e.s, C2);
+        r = max ([r, la_ratio(o1, o2), la_ratio(S1, S2), la_ratio(o1, o3), la_ratio(S1, S3)]);
       end
     end
   end
-  res(end+1) = drv_row (39, 'plain chunked vs plain recurrent, KDA and GDN, T = 1, 7, 13, 16, C = 1..20', F, r, tol);
+  res(end+1) = drv_row (39, 'plain chunked (drv_chunk_fwd, ref_chunk_fwd) vs plain recurrent, KDA and GDN, T = 1, 7, 13, 16, C = 1..20', F, r, tol);
   if (have)
     r = 0;
     for gdn = [false true]

@@ -23,8 +23,8 @@ function res = check_specialisations ()
   Gam = exp (G - G');                           % e^{G_i - G_j}, used for j <= i
   M1 = tril (Gam .* (k * k'), -1);
   Aqk1 = s * tril (Gam .* (q * k'));
-  M0 = drv_gated (k, k, G, tril (true (c), -1));
-  Aqk0 = s * drv_gated (q, k, G, tril (true (c)));
+  M0 = ref_gated (k, k, g, 'Strict', true);
+  Aqk0 = s * ref_gated (q, k, g);
   res(end+1) = drv_row ('G1', 'GDN: M and A^qk as Gamma .* (K K'') and Gamma .* (Q K'') vs the per-channel gated product', ...
                         F, max (norm (M1 - M0, 1) / norm (M0, 1), norm (Aqk1 - Aqk0, 1) / norm (Aqk0, 1)), 1e-13);
 
@@ -79,8 +79,8 @@ function res = check_specialisations ()
   H = S0;  o3 = zeros (V, T);
   Gc = cumsum (gg', 1);                         % T x K: one chunk of all T steps
   KG = exp (Gc) .* kk';  QG = exp (Gc) .* qq';  KC = exp (Gc(T, :) - Gc) .* kk';
-  Mk = drv_gated (kk', kk', Gc, tril (true (T), -1));
-  Aq = s * drv_gated (qq', kk', Gc, tril (true (T)));
+  Mk = ref_gated (kk', kk', Gc, 'Cumulative', true, 'Strict', true);
+  Aq = s * ref_gated (qq', kk', Gc, 'Cumulative', true);
   U = zeros (T, V);
   for j = 1:V
     Lj = eye (T) + bb(j, :)' .* Mk;             % L_j = I + Diag(beta_:j) M

@@ -33,7 +33,7 @@ function res = check_stability ()
   g = [-30 * rand(K / 2, c); -0.05 * rand(K / 2, c)]';      % c x K
   x = randn (c, K); y = randn (c, K);
   Gc = cumsum (g, 1);
-  Pref = drv_gated (x, y, Gc, tril (true (c)));             % double, differences first
+  Pref = ref_gated (x, y, g);                               % double, differences first
 
   %% section 'naive': (60) the factorised form exp(G_i) x_i . exp(-G_j) y_j
   Pn = tril ((exp (single (Gc)) .* single (x)) * (exp (single (-Gc)) .* single (y))');
@@ -42,10 +42,11 @@ function res = check_stability ()
                         'entries Inf/NaN (residual 1 if none)'], nbad, c * (c + 1) / 2), F, double (nbad == 0), 0);
 
   %% section 'reference point': (61) off-diagonal sub-blocks through the reference row
-  [Ps, fmax] = drv_gated_stable (single (x), single (y), single (exp (g)), false, bs);
+  stable = {'Scheme', 'stable', 'BlockSize', bs};
+  [Ps, fmax] = ref_gated (single (x), single (y), single (g), stable{:});
   res(end+1) = drv_row (61, 'every decay factor formed by the scheme is <= 1 (residual max(0, fmax - 1))', F, ...
                         max (0, double (fmax) - 1), 0);
-  [Pd, ~] = drv_gated_stable (x, y, exp (g), false, bs);
+  Pd = ref_gated (x, y, g, stable{:});
   res(end+1) = drv_row (61, 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', F, ...
                         la_ratio (Pref, Pd), 1e-14);
   res(end+1) = drv_row (61, 'scheme in single vs double reference: ratio', F, la_ratio (Pref, Ps), 1e-5);
@@ -76,10 +77,10 @@ function res = check_stability ()
     if (t == 1)
       Gt = Gc; P = Ps; Pr = Pref;
     else
-      Gt = G2; P = drv_gated_stable (single (x), single (y), single (exp (g2)), false, bs);
-      Pr = drv_gated (x, y, G2, m);
+      Gt = G2; P = ref_gated (single (x), single (y), single (g2), stable{:});
+      Pr = ref_gated (x, y, g2);
     end
-    absP = drv_gated (abs (x), abs (y), Gt, m);
+    absP = ref_gated (abs (x), abs (y), Gt, 'Cumulative', true);
     tolP = (2 * c + K) * es * absP + K * max (abs (x(:))) * max (abs (y(:))) * double (realmin ('single'));
     r = max (abs (double (P(m)) - Pr(m)) ./ tolP(m));
     nz = sum (P(m) == 0 & Pr(m) ~= 0);
@@ -95,11 +96,11 @@ function res = check_stability ()
   gs = -30 * rand (Kq, T) .* (rand (Kq, T) < 0.3) - 0.1 * rand (Kq, T);   % 30 % strong entries
   beta = rand (1, T); S0 = randn (Kq, V); s = 1 / sqrt (Kq);
   [oref, Sref] = ref_recurrence (q, k, v, gs, beta, S0, s);
-  [o1, S1] = chunk_fwd_single (q, k, v, gs, beta, S0, s, 64, bs);
+  [o1, S1] = ref_chunk_fwd (q, k, v, gs, beta, S0, s, 64, 'Format', 'single', 'Scheme', 'stable');
   ok = all (isfinite ([o1(:); S1(:)]));
   res(end+1) = drv_row (64, sprintf ('plain single chunked forward (scheme of 61-62), T = %d, C = 64: ratio of o and S (finite: %d)', T, ok), ...
                         F, max (la_ratio (oref, o1), la_ratio (Sref, S1)) + ~ ok, 1e-4);
-  [o2, S2] = drv_chunk_fwd (q, k, v, gs, beta, S0, s, 64);
+  [o2, S2] = ref_chunk_fwd (q, k, v, gs, beta, S0, s, 64);
   res(end+1) = drv_row (64, 'plain double chunked forward vs double recurrent, same strong gates', F, ...
                         max (la_ratio (oref, o2), la_ratio (Sref, S2)), 1e-12);
   if (have)
@@ -144,28 +145,3 @@ function res = check_stability ()
   [~, ix] = sort ([res.eq]);
   res = res(ix);
 end
-
-% ---------------------------------------------------------------- helpers
-function [o, S] = chunk_fwd_single (q, k, v, g, beta, S0, s, C, bs)
-  % the chunked forward in single precision with the stable scheme: decays
-  % and every gate factor are running products of a_t = exp(g_t) <= 1
-  q = single (q); k = single (k); v = single (v); beta = single (beta);
-  S = single (S0); s = single (s); a = single (exp (g));
-  [K, T] = size (q); V = size (v, 1);
-  o = zeros (V, T, 'single');
-  for t0 = 1:C:T
-    idx = t0:min (t0 + C - 1, T); c = numel (idx);
-    Q = q(:, idx)'; Kr = k(:, idx)'; Vr = v(:, idx)'; b = beta(idx)'; ac = a(:, idx)';
-    eG = cumprod (ac, 1);                                   % exp(G_i)
-    eGc = [flipud(cumprod (flipud (ac(2:end, :)), 1)); ones(1, K, 'single')];  % exp(G_c - G_i)
-    Araw = b .* drv_gated_stable (Kr, Kr, ac, true, bs);
-    Aqk = s * drv_gated_stable (Q, Kr, ac, false, bs);
-    L = eye (c, 'single') + Araw;
-    w = L \ (b .* (eG .* Kr));
-    u = L \ (b .* Vr);
-    vn = u - w * S;
-    o(:, idx) = (s * (eG .* Q) * S + Aqk * vn)';
-    S = eG(c, :)' .* S + (eGc .* Kr)' * vn;
-  end
-end
-

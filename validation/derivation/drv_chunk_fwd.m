@@ -43,7 +43,7 @@ function [o, S, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C, fmt, change)
     KG = E .* Kr;  QG = R (E .* Q, 'QG');
     KC = R (exp (G(c, :) - G) .* Kr, 'KC');              % exp(G_c - G_i) .* k_i
     gamma = (exp (G(c, :)) .* ones (1, K))';             % K x 1
-    M = drv_gated (Kr, Kr, G, tril (true (c), -1));      % strictly lower
+    M = ref_gated (Kr, Kr, G, 'Cumulative', true, 'Strict', true);   % strictly lower
     A_raw = b .* M;                                      % (27)
     L = eye (c) + A_raw;
     A = L \ diag (b);                                    % (29)
@@ -51,7 +51,7 @@ function [o, S, aux] = drv_chunk_fwd (q, k, v, g, beta, S0, s, C, fmt, change)
     KG = R (KG, 'KG');  A = R (A, 'A');
     Sh = R (S, 'h');                                     % the state the chunk reads
     v_new = R (u - w * Sh, 'vnew');                      % (31)
-    Aqk = R (s * drv_gated (Q, Kr, G, tril (true (c))), 'Aqk');   % (34)
+    Aqk = R (s * ref_gated (Q, Kr, G, 'Cumulative', true), 'Aqk');   % (34)
     o(:, idx) = R ((s * QG * Sh + Aqk * v_new)', 'o');   % (35)
     aux(n) = struct ('t0', idx(1), 'len', c, 'S0', Sh, 'G', G, 'KG', KG, 'QG', QG, ...
                      'KC', KC, 'gamma', gamma, 'M', M, 'A_raw', A_raw, 'L', L, 'A', A, ...

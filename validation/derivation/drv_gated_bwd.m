@@ -1,6 +1,6 @@
 function [dx, dy, dG] = drv_gated_bwd (x, y, G, mask, Cot)
   % [dx, dy, dG] = drv_gated_bwd (x, y, G, mask, Cot): gradients of
-  % <Cot, drv_gated(x, y, G, mask)>, eq. (48) and (49) of docs/chunk_backward.md:
+  % <Cot, ref_gated(x, y, G, 'Cumulative', true, 'Mask', mask)>, eq. (48) and (49) of docs/chunk_backward.md:
   %   dx_i = sum_j C(i,j) (y_j .* exp(G_i - G_j)),  dy_j = sum_i C(i,j) (x_i .* exp(G_i - G_j))
   %   dG_i += x_i .* dx_i,                          dG_j -= y_j .* dy_j
   c = size (x, 1);

@@ -17,10 +17,13 @@
 %            'regate_vnew' v_new multiplied by e^(G_c - G) before the state
 %                         update, although K_C already carries that decay
 %                         (GDN: one factor per row; KDA: elementwise, K = V).
-%   The gated products use this library's scheme (hz_gated 'ref').
+%   The gated products use this library's scheme (ref_gated 'stable').
 %   o is V x T, S is K x V, in double or single.
 %
-%   See also: hz_inverse, hz_gated, ref_forward.
+%   A model of kernel variants; the plain chunked reference is ref_chunk_fwd
+%   (validation/lib), which the default options reproduce.
+%
+%   See also: hz_inverse, ref_gated, ref_chunk_fwd, ref_forward.
 
 function [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, C, opts)
   opts = defaults (opts, size (q, 1));
@@ -39,12 +42,12 @@ function [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, C, opts)
     a = exp (gc);
     Gam = cumprod (a, 1);                                  % e^G_i, running product
     toEnd = flipud (cumprod ([ones(1, size (a, 2), wc); flipud(a(2:c, :))], 1));  % e^(G_c - G_i)
-    M = hz_gated (Kr, Kr, gc, true, 'ref', fmt);
+    M = ref_gated (Kr, Kr, gc, 'Strict', true, 'Scheme', 'stable', 'Format', fmt);
     X = hz_inverse (b .* M, opts.inv, fmt, opts.order);    % (I + A_raw)^-1
     A = X .* b.';                                          % (29)
     w = hz_mm (A, Gam .* Kr, fmt);  u = hz_mm (A, Vr, fmt);
     v_new = u - hz_mm (w, S, fmt);                         % (31)
-    Aqk = opts.scale * hz_gated (Q, Kr, gc, false, 'ref', fmt);
+    Aqk = opts.scale * ref_gated (Q, Kr, gc, 'Scheme', 'stable', 'Format', fmt);
     o(:, idx) = (opts.scale * hz_mm (inter_factor (gc, opts.bug) .* Q, S, fmt) ...
                  + hz_mm (Aqk, v_new, fmt)).';             % (35)
     if (strcmp (opts.bug, 'regate_vnew'))
@@ -90,6 +93,9 @@ end
 %! end
 %! [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, 16, struct ('fmt', 'single'));
 %! assert (la_ratio (or, o) < 1e-5 && la_ratio (Sr, S) < 1e-5);
+%! [oc, Sc] = ref_chunk_fwd (q, k, v, g, beta, S0, 1 / sqrt (K), 20);
+%! [o, S] = hz_chunk_fwd (q, k, v, g, beta, S0, 20, struct ());
+%! assert (la_ratio (oc, o) < 1e-13 && la_ratio (Sc, S) < 1e-13);
 %! [o, S] = hz_chunk_fwd (q, k, v, g(1, :), beta, S0, 16, struct ());
 %! [or, Sr] = ref_forward ('gdn', q, k, v, g(1, :), beta, 'InitialState', S0);
 %! assert (la_ratio (or, o) < 1e-13 && la_ratio (Sr, S) < 1e-13);

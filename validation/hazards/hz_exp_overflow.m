@@ -3,19 +3,22 @@
 %
 %   [rows, R] = hz_exp_overflow (mode, figdir)
 %
-%   The gated product M of one chunk (hz_gated; unit keys, K = 16) with
+%   The gated product M of one chunk (ref_gated; unit keys, K = 16) with
 %   gates g = -s (0.9 + 0.2 rand), s from 0.1 to 30, for the schemes
-%     'plain'  factorisation over the whole length L (L = 16, 64),
+%     'plain'  factorisation over the whole length L (L = 16, 64; ref_gated's
+%              scheme 'factored'),
 %     'safe'   FLA's safe_gate, sub-chunks of L_s = 16 (and 32 in full mode),
 %              with lower_bound = -1.1 s (no entry is clamped),
-%     'ref'    this library's reference points and running products,
-%   in single, bf16 and fp16 (emulated, hz_mm), against the double result.
+%     'ref'    this library's reference points and running products
+%              (ref_gated's scheme 'stable'),
+%   in single, bf16 and fp16 (emulated: ref_gated's 'Format'), against the
+%   double result.
 %   R.err(scheme, fmt, s): ratio (NaN when an entry is Inf or NaN);
 %   R.s_over / R.s_loss: the first s at which the result is not finite /
 %   its ratio exceeds 10 times the library's at that format.  Plot:
 %   figdir/hazards_overflow.png.
 %
-%   See also: hz_gated, lab_hazards.
+%   See also: ref_gated, lab_hazards.
 
 function [rows, R] = hz_exp_overflow (mode, figdir)
   quick = strcmp (mode, 'quick');
@@ -27,6 +30,7 @@ function [rows, R] = hz_exp_overflow (mode, figdir)
     R.cases = [R.cases; {'plain', 32, 32; 'safe', 64, 32; 'ref', 128, 16}];
   end
   R.fmts = {'single', 'bf16', 'fp16'};
+  scheme = struct ('plain', 'factored', 'safe', 'safe', 'ref', 'stable');   % ref_gated's names
   K = 16;
   nc = size (R.cases, 1);  nf = numel (R.fmts);  ns = numel (R.s);
   R.err = nan (nc, nf, ns);
@@ -35,9 +39,10 @@ function [rows, R] = hz_exp_overflow (mode, figdir)
       L = R.cases{ic, 2};
       k = randn (L, K);  k = k ./ sqrt (sum (k .^ 2, 2));
       g = -R.s(is) * (0.9 + 0.2 * rand (L, K));
-      Mref = hz_gated (k, k, g, true, 'ref', 'double');
+      Mref = ref_gated (k, k, g, 'Strict', true, 'Scheme', 'stable', 'Format', 'double');
       for f = 1:nf
-        M = hz_gated (k, k, g, true, R.cases{ic, 1}, R.fmts{f}, -1.1 * R.s(is), R.cases{ic, 3});
+        M = ref_gated (k, k, g, 'Strict', true, 'Scheme', scheme.(R.cases{ic, 1}), ...
+                       'Format', R.fmts{f}, 'LowerBound', -1.1 * R.s(is), 'BlockSize', R.cases{ic, 3});
         R.err(ic, f, is) = la_ratio (Mref, M);
       end
     end

@@ -86,7 +86,8 @@ end
 %! Pqk = randn (c);  Pkk = randn (c);
 %! [a, b, r] = hz_gate_grad (q, k, g, Pqk, Pkk, 'double');
 %! assert (norm (a - r) < 1e-13 * norm (r) && norm (b - r) < 1e-13 * norm (r));
-%! L = @(g) sum (sum (tril (Pqk) .* hz_gated (q, k, g, false, 'ref', 'double') ...
-%!               + tril (Pkk, -1) .* hz_gated (k, k, g, true, 'ref', 'double')));
+%! st = {'Scheme', 'stable', 'Format', 'double'};
+%! L = @(g) sum (sum (tril (Pqk) .* ref_gated (q, k, g, st{:}) ...
+%!               + tril (Pkk, -1) .* ref_gated (k, k, g, 'Strict', true, st{:})));
 %! d = randn (c, K);  h = 1e-5;
 %! assert (abs ((L (g + h * d) - L (g - h * d)) / (2 * h) - sum (r(:) .* d(:))) < 1e-7 * norm (r(:)));

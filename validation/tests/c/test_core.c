@@ -54,6 +54,9 @@
  *            interrupted
  *   pcbeta, slots   decode as servers run it: per-channel beta, state pools
  *            (test_decode.inc.c says what)
+ *   emu      'Emulate' at the chunked entry points, single and double: the
+ *            bits of the caller-rounded inputs through the float drivers,
+ *            every output (test_emulate.inc.c says what)
  *   sched    the chunked forward's two schedules (per item; in two phases,
  *            tuning fwd_phases) give the same o and ht, bit for bit (double,
  *            single, bf16), and per item (and the backward with items that
@@ -2398,6 +2401,7 @@ static tcfg shrink(tcfg c)
 
 #include "test_decode.inc.c"
 #include "test_engine.inc.c"
+#include "test_emulate.inc.c"
 
 int main(int argc, char **argv)
 {
@@ -2485,6 +2489,7 @@ int main(int argc, char **argv)
   test_chains();
   test_sched();
   test_decode();
+  test_emulate();
   la_release(); /* nothing left for the leak checker */
 
   printf("%d passed, %d failed\n", n_pass, n_fail);
