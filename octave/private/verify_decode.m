@@ -176,6 +176,9 @@ function [expected, notes] = expected_error (op, t, opts, problem, decode, ref, 
     end
   end
   ts = rmfield (ts, intersect (fieldnames (ts), {'o', 'ht'}));
+  if (isfield (t, 'retrieve_parent_token'))   % a tree step reads its parent back as stored
+    decode.engine.read_format = stored_format ('intermediate_states_buffer', fmt, dtypes, t);
+  end
   emu = compute (op, ts, opts, problem, decode);
   stochastic = strcmp (decode.engine.rounding, 'stochastic');
   names = fieldnames (ref);

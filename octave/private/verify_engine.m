@@ -51,7 +51,7 @@ function [meta, eng, notes] = split_meta (t, meta)
   notes = {};
   eng = struct ('name', 'fla', 'pad', 'skip', 'state_v_first', false, 'buffer_by', 'slot', ...
                 'pad_slot_id', -1, 'disable_state_update', false, 'cache_steps', [], ...
-                'rounding', 'nearest');
+                'rounding', 'nearest', 'read_format', '');
   if (isfield (meta, 'engine'))
     e = meta.engine;
     if (~ischar (e) || ~any (strcmp (e, allowed)))
@@ -234,7 +234,7 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
     if (r < 0)
       tree = [];                                    % SGLang: no tree without a cache index
     end
-    [o_n, S_n] = run_sequence (op, in, opts, S0, cols, b_of(n), tree, n, t);
+    [o_n, S_n] = run_sequence (op, in, opts, S0, cols, b_of(n), tree, n, t, eng.read_format);
     o(:, cols, :, b_of(n)) = o_n;
     S_tok(:, :, :, rows) = S_n;
     if (~isempty (buf) && cache_idx(n) >= 0 && r >= 0)
@@ -314,10 +314,13 @@ function conflicts (seqs, slot_undef)
   end
 end
 
-function [o, S] = run_sequence (op, in, opts, S0, cols, b, parents, n, t)
+function [o, S] = run_sequence (op, in, opts, S0, cols, b, parents, n, t, read_format)
   % one sequence from S0: its outputs V x Tn x HV and its states after
   % every step K x V x HV x Tn; with an EAGLE tree (retrieve_parent_token)
-  % step j > 1 starts from the state after its parent token
+  % step j > 1 starts from the state after its parent token, read back from
+  % intermediate_states_buffer: rounded to read_format ('bf16', 'fp16')
+  % when the buffer is stored so (verify_decode 'expected' sets it; the
+  % reference keeps it exact)
   fwd = str2func ([op '_recurrent']);
   x = cell (1, 5);
   for i = 1:5
@@ -341,6 +344,9 @@ function [o, S] = run_sequence (op, in, opts, S0, cols, b, parents, n, t)
                'earlier token of its sequence'], n - 1, j - 1, p);
       end
       start = S(:, :, :, p + 1);
+      if (~isempty (read_format))
+        start = cast (verify_round (start, read_format), class (start));
+      end
     end
     y = cell (1, 5);
     for i = 1:5

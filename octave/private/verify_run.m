@@ -66,11 +66,11 @@ function [ok, report] = run (fn, op, dump, out)
   if (isempty (rows))
     error ('la:badFile', '%s: the dump holds no output to check (o, ht, dq, ...)', fn);
   end
-  engine = 'fla';
-  if (~isempty (decode))
-    engine = decode.engine.name;
+  pool = '';                     % a decode call writing back into the caller's pool
+  if (~isempty (decode) && decode.inplace)
+    pool = decode.engine.name;
   end
-  rows = verify_precision (rows, t, dtypes, problem.dtype, engine);
+  rows = verify_precision (rows, t, dtypes, problem.dtype, pool);
   rows = states_from_h (rows);
   verdict = verdict_of (rows, unchecked);
   slips = struct ('name', {}, 'text', {}, 'ratio_after', {}, 'matched', {});

@@ -91,6 +91,23 @@
 %!  [ok, r] = verify (d);
 %!endfunction
 
+%!function [root, cleanup] = torch_dumps (cases)
+%!  % python/engine_decode.py writes the cases into a temporary folder
+%!  % (removed with cleanup); root = '' with a warning when torch is missing
+%!  root = '';  cleanup = [];
+%!  [st, ~] = system ('/usr/bin/python3 -c "import torch" 2>&1');
+%!  if (st != 0)
+%!    warning ('test_verify_engines: python3-torch is missing, the front-door test is skipped');
+%!    return;
+%!  end
+%!  root = tempname ();
+%!  cleanup = onCleanup (@() confirm_recursive_rmdir (false, 'local') || rmdir (root, 's'));
+%!  here = fileparts (which ('test_verify_engines'));
+%!  [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" %s 2>&1', ...
+%!                      fullfile (here, 'python', 'engine_decode.py'), root, strjoin (cases, ' ')));
+%!  assert (st, 0, out);
+%!endfunction
+
 %!function w = where_of (r, name)
 %!  i = find (strcmp ({r.rows.name}, name));
 %!  assert (! isempty (i), 'no row %s', name);
@@ -296,18 +313,9 @@
 %! % this library) dumps SGLang's and FlashInfer's bf16 decode calls with the
 %! % shipped kdagdn_dump.py (safetensors, bfloat16 stored as such); clean
 %! % dumps pass, one missing decay (token 3, head 1) fails at sequence 2
-%! [st, ~] = system ('/usr/bin/python3 -c "import torch" 2>&1');
-%! if (st != 0)
-%!   warning ('test_verify_engines: python3-torch is missing, the front-door test is skipped');
-%!   return;
-%! end
-%! root = tempname ();
-%! cleanup = onCleanup (@() confirm_recursive_rmdir (false, 'local') || rmdir (root, 's'));
-%! here = fileparts (which ('test_verify_engines'));
 %! cases = {'sglang_bf16', 'flashinfer_bf16', 'sglang_bf16_bug', 'flashinfer_bf16_bug'};
-%! [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" %s 2>&1', ...
-%!                     fullfile (here, 'python', 'engine_decode.py'), root, strjoin (cases, ' ')));
-%! assert (st, 0, out);
+%! [root, cleanup] = torch_dumps (cases);
+%! if (isempty (root))  return;  end
 %! ops = {'gdn', 'kda', 'gdn', 'kda'};
 %! for i = 1:4
 %!   verify = str2func ([ops{i} '_verify']);
@@ -343,3 +351,33 @@
 %! d = dump (x, o, p, 'flashinfer', idx);
 %! d.output_state_indices = int32 (out(:));  d.meta.state_v_first = false;
 %! kda_verify (d);
+
+%!test
+%! % bf16 / fp16 state pools, every engine, through the front door:
+%! % python/engine_decode.py (torch, independent of this library) stores the
+%! % pool in its own dtype (FLA's per-step slots; vLLM's padding and
+%! % zero-length rows; SGLang's EAGLE tree reading its parents back from a
+%! % bf16 buffer, its stochastic rounding, a float16 pool).  Each clean
+%! % dump sits at the emulated error of its storage (measured / expected
+%! % near 1: the tree's read-back rounding and the stochastic rounding are
+%! % in the bound) and passes; one missing decay (token 3, head 1) fails
+%! % at its sequence and step
+%! cases = {'fla_bf16pool', 'kda', 'sequence 1, step 1';
+%!          'vllm_bf16pool', 'gdn', 'sequence 4, step 0';
+%!          'sglang_tree_bf16', 'gdn', 'sequence 0, step 3';
+%!          'sglang_sr_bf16', 'gdn', 'sequence 3, step 0';
+%!          'sglang_fp16pool', 'kda', 'sequence 1, step 1'};
+%! [root, cleanup] = torch_dumps ([cases(:, 1)', strcat(cases(:, 1), '_bug')']);
+%! if (isempty (root))  return;  end
+%! for i = 1:rows (cases)
+%!   verify = str2func ([cases{i, 2} '_verify']);
+%!   [ok, r] = verify (fullfile (root, cases{i, 1}), 'ReportDir', '');
+%!   assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%!   for j = 1:numel (r.rows)
+%!     m = r.rows(j).ratio / r.rows(j).expected;
+%!     assert (m > 0.8 && m < 1.25, '%s %s: measured / expected %g', cases{i, 1}, r.rows(j).name, m);
+%!   end
+%!   [ok, r] = verify (fullfile (root, [cases{i, 1} '_bug']), 'ReportDir', '');
+%!   assert (! ok, r.markdown);
+%!   assert (! isempty (strfind (where_of (r, 'o'), cases{i, 3})), '%s: %s', cases{i, 1}, where_of (r, 'o'));
+%! end
