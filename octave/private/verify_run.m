@@ -45,9 +45,10 @@ function [ok, report] = run (fn, op, dump, out)
     [problem.expected, problem.emu_err] = verify_expected (op, t, opts, problem, ref);
   else
     [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
-    [problem.expected, more2] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes);
+    [problem.expected, more2, problem.decode_emu] = verify_decode ('expected', op, t, opts, ...
+                                                                   problem, decode, ref, dtypes);
     notes = [notes, more, more2];
-    problem.emu_err = struct ();   % decode rows: judged by the engine rules, not windows
+    problem.emu_err = struct ();   % decode rows: their windows in verify_decode 'locate'
   end
   problem.op = op;
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
@@ -61,7 +62,7 @@ function [ok, report] = run (fn, op, dump, out)
     rows = [rows; row];  %#ok<AGROW>
   end
   if (~isempty (decode))
-    rows = verify_decode ('locate', rows, ref, t, dec);   % sequence, step, slot
+    rows = verify_decode ('locate', rows, ref, t, dec, problem);   % sequence, step, slot; windows
   end
   if (isempty (rows))
     error ('la:badFile', '%s: the dump holds no output to check (o, ht, dq, ...)', fn);

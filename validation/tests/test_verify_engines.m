@@ -91,23 +91,6 @@
 %!  [ok, r] = verify (d);
 %!endfunction
 
-%!function [root, cleanup] = torch_dumps (cases)
-%!  % python/engine_decode.py writes the cases into a temporary folder
-%!  % (removed with cleanup); root = '' with a warning when torch is missing
-%!  root = '';  cleanup = [];
-%!  [st, ~] = system ('/usr/bin/python3 -c "import torch" 2>&1');
-%!  if (st != 0)
-%!    warning ('test_verify_engines: python3-torch is missing, the front-door test is skipped');
-%!    return;
-%!  end
-%!  root = tempname ();
-%!  cleanup = onCleanup (@() confirm_recursive_rmdir (false, 'local') || rmdir (root, 's'));
-%!  here = fileparts (which ('test_verify_engines'));
-%!  [st, out] = system (sprintf ('/usr/bin/python3 "%s" "%s" %s 2>&1', ...
-%!                      fullfile (here, 'python', 'engine_decode.py'), root, strjoin (cases, ' ')));
-%!  assert (st, 0, out);
-%!endfunction
-
 %!function w = where_of (r, name)
 %!  i = find (strcmp ({r.rows.name}, name));
 %!  assert (! isempty (i), 'no row %s', name);
@@ -314,7 +297,7 @@
 %! % shipped kdagdn_dump.py (safetensors, bfloat16 stored as such); clean
 %! % dumps pass, one missing decay (token 3, head 1) fails at sequence 2
 %! cases = {'sglang_bf16', 'flashinfer_bf16', 'sglang_bf16_bug', 'flashinfer_bf16_bug'};
-%! [root, cleanup] = torch_dumps (cases);
+%! [root, cleanup] = engine_dumps (cases);
 %! if (isempty (root))  return;  end
 %! ops = {'gdn', 'kda', 'gdn', 'kda'};
 %! for i = 1:4
@@ -367,7 +350,7 @@
 %!          'sglang_tree_bf16', 'gdn', 'sequence 0, step 3';
 %!          'sglang_sr_bf16', 'gdn', 'sequence 3, step 0';
 %!          'sglang_fp16pool', 'kda', 'sequence 1, step 1'};
-%! [root, cleanup] = torch_dumps ([cases(:, 1)', strcat(cases(:, 1), '_bug')']);
+%! [root, cleanup] = engine_dumps ([cases(:, 1)', strcat(cases(:, 1), '_bug')']);
 %! if (isempty (root))  return;  end
 %! for i = 1:rows (cases)
 %!   verify = str2func ([cases{i, 2} '_verify']);

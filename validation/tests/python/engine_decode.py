@@ -32,6 +32,19 @@ sub-folder of FOLDER):
   sglang_fp16pool  KDA, a float16 pool (--mamba-ssm-dtype float16),
                    bfloat16 inputs, two steps per sequence
   *_bug            the same with the decay of token 3, head 1 left out
+  calib:OP:DTYPE:SEED:N:STEPS:HV:K:STATES[:bug]
+                   a speculative decode call for the local checks'
+                   calibration (validation/tests/test_verify_decode_local.m):
+                   N sequences of STEPS tokens, FLA's rules (one slot per
+                   step [N, STEPS], num_accepted_tokens), all heads of a
+                   sequence at once; DTYPE float32 / bfloat16 / float16 for
+                   inputs, o and pool; STATES 'pool' (written in place,
+                   in DTYPE) or 'tokens' (per-token states, float32, as
+                   FLA's inplace_final_state=False).  The gate of one step
+                   of one head (the last sequence's middle step, head
+                   HV // 2) is weak (-0.05); with 'bug' that step's decay
+                   is left out there: a bug confined to one step of one
+                   head, too small for the global ratio
 """
 import os
 import sys
@@ -205,11 +218,70 @@ def pool_case(folder, name, bug):
                      cu_seqlens=cu, **meta)
 
 
+def calib_case(folder, spec):
+    """the calib: cases of the module's doc string"""
+    f = spec.split(':')
+    op, dtype, seed, N, steps, HV, K, states = f[1], f[2], int(f[3]), int(f[4]), int(f[5]), \
+        int(f[6]), int(f[7]), f[8]
+    bug = len(f) > 9 and f[9] == 'bug'
+    dt = getattr(torch, dtype)
+    torch.manual_seed(seed)
+    V, H = K, max(1, HV // 2)
+    T, P = N * steps, N * steps + 2
+    q = torch.randn(1, T, H, K).to(dt)
+    k = torch.nn.functional.normalize(torch.randn(1, T, H, K), dim=-1).to(dt)
+    v = torch.randn(1, T, HV, V).to(dt)
+    beta = torch.rand(1, T, HV).to(dt)
+    g = -0.5 * torch.rand(1, T, HV, K) if op == 'kda' else -0.5 * torch.rand(1, T, HV)
+    tb, hb = (N - 1) * steps + steps // 2, HV // 2
+    g[0, tb, hb] = -0.05
+    g = g.to(dt)
+    pool = torch.randn(P, HV, K, V).to(dt)
+    perm = torch.randperm(P - 2, generator=torch.Generator().manual_seed(seed)) + 1
+    idx = perm[:T].reshape(N, steps).to(torch.int32)          # one slot per step
+    acc = torch.randint(1, steps + 1, (N,), dtype=torch.int32)
+    # slots all distinct: a sequence reads the slot of its accepted count,
+    # one of its own row, which no other sequence reads or writes
+    heads = torch.arange(HV) // (HV // H)
+    scale = K ** -0.5
+    o = torch.zeros(1, T, HV, V)
+    after = pool.clone()
+    tok = torch.zeros(T, HV, K, V)
+    for n in range(N):
+        S = pool[int(idx[n, int(acc[n]) - 1])].float()      # [HV, K, V]
+        for j in range(steps):
+            t = n * steps + j
+            qt, kt = q[0, t, heads].float() * scale, k[0, t, heads].float()   # [HV, K]
+            gt = torch.exp(g[0, t].float())
+            decay = gt[:, :, None] if op == 'kda' else gt[:, None, None]
+            if bug and t == tb:
+                decay = decay.clone()
+                decay[hb] = 1
+            S = S * decay
+            u = beta[0, t].float()[:, None] * (v[0, t].float() - torch.einsum('hk,hkv->hv', kt, S))
+            S = S + kt[:, :, None] * u[:, None, :]
+            o[0, t] = torch.einsum('hk,hkv->hv', qt, S)
+            tok[t] = S
+            after[int(idx[n, j])] = S.to(dt)
+    tensors = {'q': q, 'k': k, 'v': v, 'g': g, 'beta': beta, 'h0': pool,
+               'ssm_state_indices': idx, 'num_accepted_tokens': acc, 'o': o.to(dt)}
+    if states == 'pool':
+        tensors['ht'] = after
+    else:
+        tensors['ht'] = tok
+    kdagdn_dump.dump(os.path.join(folder, spec.replace(':', '_')), tensors,
+                     cu_seqlens=list(range(0, T + 1, steps)),
+                     inplace_final_state=(states == 'pool'))
+
+
 POOL_CASES = ('fla_bf16pool', 'vllm_bf16pool', 'sglang_tree_bf16', 'sglang_sr_bf16',
               'sglang_fp16pool')
 
 
 def case(folder, name):
+    if name.startswith('calib:'):
+        calib_case(folder, name)
+        return
     bug = name.endswith('_bug')
     base = name[:-4] if bug else name
     if base in POOL_CASES:
