@@ -1,7 +1,7 @@
 % VERIFY_DECODE  kda_verify / gdn_verify on a dump of a fused recurrent decode call.
 %
 %   [meta, decode] = verify_decode ('meta', t, meta)
-%   [ref, unchecked, dec, notes] = verify_decode ('compute', op, t, opts, problem, decode)
+%   [ref, unchecked, dec, notes, t] = verify_decode ('compute', op, t, opts, problem, decode)
 %   [expected, notes, emu_err] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes)
 %   rows = verify_decode ('locate', rows, ref, t, dec, problem)
 %
@@ -23,7 +23,10 @@
 %   'compute':  FLA's rules: the recurrent path with 'Slots' (+ 1),
 %               'AcceptedTokens' and 'UpdatePool' recomputes o and ht in
 %               FLA layout; another engine's: verify_engine 'compute'.  dec
-%               holds what 'locate' needs.
+%               holds what 'locate' needs.  What the engine leaves
+%               undefined (dec.undef) is set to zero in both ref and the
+%               returned dump t, so that it counts in no ratio: a padding
+%               row's garbage would otherwise dilute every error.
 %   'expected': the error of a correct kernel of the dump's dtype, as the
 %               chunked paths' 'Emulate': the same call in single from the
 %               same inputs, o rounded to bf16 / fp16 for such a dump and
@@ -52,7 +55,7 @@ function varargout = verify_decode (what, varargin)
     case 'meta'
       [varargout{1:2}] = split_meta (varargin{:});
     case 'compute'
-      [varargout{1:4}] = compute (varargin{:});
+      [varargout{1:5}] = compute (varargin{:});
     case 'expected'
       [varargout{1:3}] = expected_error (varargin{:});
     case 'locate'
@@ -90,7 +93,7 @@ function yes = engine_rules (t, eng)
         || eng.pad_slot_id ~= -1;
 end
 
-function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
+function [ref, unchecked, dec, notes, t] = compute (op, t, opts, problem, decode)
   need = {'q', 'k', 'v', 'g', 'beta'};
   missing = need(~isfield (t, need));
   if (~isempty (missing))
@@ -113,6 +116,13 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
     end
     [ref, dec, more] = verify_engine ('compute', op, t, opts, problem, decode.engine, in, conv);
     notes = [notes, more];
+    for f = fieldnames (dec.undef)'
+      m = dec.undef.(f{1});
+      ref.(f{1})(m) = 0;
+      if (isfield (t, f{1}) && numel (t.(f{1})) == numel (m))
+        t.(f{1})(reshape (m, size (t.(f{1})))) = 0;
+      end
+    end
     unchecked = unchecked_of (t, ref);
     return;
   end
@@ -189,8 +199,12 @@ function [expected, notes, emu_err] = expected_error (op, t, opts, problem, deco
     end
   end
   ts = rmfield (ts, intersect (fieldnames (ts), {'o', 'ht'}));
-  if (isfield (t, 'retrieve_parent_token'))   % a tree step reads its parent back as stored
-    decode.engine.read_format = stored_format ('intermediate_states_buffer', fmt, dtypes, t);
+  if (isfield (t, 'retrieve_parent_token'))   % a tree step reads its parent back as stored:
+    held = 'intermediate_states_buffer';      % SGLang from its buffer, vLLM from its pool
+    if (strcmp (decode.engine.name, 'vllm'))
+      held = 'h0';
+    end
+    decode.engine.read_format = stored_format (held, fmt, dtypes, t);
   end
   emu = compute (op, ts, opts, problem, decode);
   stochastic = strcmp (decode.engine.rounding, 'stochastic');

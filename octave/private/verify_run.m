@@ -44,7 +44,7 @@ function [ok, report] = run (fn, op, dump, out)
     [ref, unchecked] = verify_compute (op, t, opts, problem);
     [problem.expected, problem.emu_err] = verify_expected (op, t, opts, problem, ref);
   else
-    [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
+    [ref, unchecked, dec, more, t] = verify_decode ('compute', op, t, opts, problem, decode);
     [problem.expected, more2, problem.decode_emu] = verify_decode ('expected', op, t, opts, ...
                                                                    problem, decode, ref, dtypes);
     notes = [notes, more, more2];

@@ -340,7 +340,9 @@
 %! % python/engine_decode.py (torch, independent of this library) stores the
 %! % pool in its own dtype (FLA's per-step slots; vLLM's padding and
 %! % zero-length rows; SGLang's EAGLE tree reading its parents back from a
-%! % bf16 buffer, its stochastic rounding, a float16 pool).  Each clean
+%! % bf16 buffer, its stochastic rounding, a float16 pool; vLLM's tree
+%! % reading them back from the bf16 pool slots, a padding row's o left
+%! % as garbage).  Each clean
 %! % dump sits at the emulated error of its storage (measured / expected
 %! % near 1: the tree's read-back rounding and the stochastic rounding are
 %! % in the bound) and passes; one missing decay (token 3, head 1) fails
@@ -349,7 +351,8 @@
 %!          'vllm_bf16pool', 'gdn', 'sequence 4, step 0';
 %!          'sglang_tree_bf16', 'gdn', 'sequence 0, step 3';
 %!          'sglang_sr_bf16', 'gdn', 'sequence 3, step 0';
-%!          'sglang_fp16pool', 'kda', 'sequence 1, step 1'};
+%!          'sglang_fp16pool', 'kda', 'sequence 1, step 1';
+%!          'vllm_tree_bf16', 'gdn', 'sequence 0, step 3'};
 %! [root, cleanup] = engine_dumps ([cases(:, 1)', strcat(cases(:, 1), '_bug')']);
 %! if (isempty (root))  return;  end
 %! for i = 1:rows (cases)
@@ -363,4 +366,29 @@
 %!   [ok, r] = verify (fullfile (root, [cases{i, 1} '_bug']), 'ReportDir', '');
 %!   assert (! ok, r.markdown);
 %!   assert (! isempty (strfind (where_of (r, 'o'), cases{i, 3})), '%s: %s', cases{i, 1}, where_of (r, 'o'));
+%! end
+
+%!test
+%! % vLLM's fused_recurrent with one slot per step ([N, Tmax]): a padding
+%! % row's program returns, its o never written (here 1e6, garbage that
+%! % must weigh in no ratio); clean passes, a dropped decay at token 4,
+%! % head 1 fails there.  Under the 1-D rule (a zero start, o computed)
+%! % the garbage fails.
+%! cu = [0 2 4 6];  steps = [1 2; -1 -1; 3 4];
+%! x = setfield (inputs ('gdn', 32, cu, 5), 'idx', steps(:, 1)');
+%! for drop = {[], [4 1]}
+%!   [o, p] = kernel ('gdn', x, rule ('pad', 'skip', 'noupdate', true, 'stepslots', steps, 'drop', drop{1}));
+%!   o(1, 3:4, :, :) = 1e6;
+%!   d = dump (x, o, p, 'vllm', steps(:, 1));
+%!   d.ssm_state_indices = int32 (steps);
+%!   [ok, r] = check ('gdn', d);
+%!   if (isempty (drop{1}))
+%!     assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
+%!     verify_has (r.markdown, 'not checked: vllm leaves it undefined');
+%!     d.ssm_state_indices = int32 (steps(:, 1));    % 1-D: SGLang's and the update kernel's rule
+%!     assert (! check ('gdn', d));
+%!   else
+%!     assert (! ok, r.markdown);
+%!     assert (! isempty (strfind (where_of (r, 'o'), 'sequence 2, step 0')), where_of (r, 'o'));
+%!   end
 %! end

@@ -31,6 +31,12 @@ sub-folder of FOLDER):
                    (meta.json state_rounding: stochastic)
   sglang_fp16pool  KDA, a float16 pool (--mamba-ssm-dtype float16),
                    bfloat16 inputs, two steps per sequence
+  vllm_tree_bf16   GDN, vLLM's fused_recurrent with an EAGLE tree: one
+                   slot per step [N, Tmax], each step's state written to
+                   its slot of the bfloat16 pool, a step reading its
+                   parent's state back from the parent's slot (in
+                   bfloat16); a padding row (-1) whose program returns (its
+                   o left as garbage)
   *_bug            the same with the decay of token 3, head 1 left out
   calib:OP:DTYPE:SEED:N:STEPS:HV:K:STATES[:bug]
                    a speculative decode call for the local checks'
@@ -134,13 +140,19 @@ def run_pool(op, x, rule, bug):
         r = int(col[a - 1]) if per_step else int(idx[n])
         if r < 0 and rule['pad'] == 'skip':
             continue                        # o = 0, nothing written
+        if r < 0 and rule['pad'] == 'undef':
+            o[0, cu[n]:cu[n + 1]] = 7.0     # the program returns: o never written
+            continue
         for hv in range(HV):
             h = hv // (HV // H)
             S = pool[r, hv].float().clone() if r >= 0 else torch.zeros(K, V)
             for j, t in enumerate(range(cu[n], cu[n + 1])):
                 if j > 0 and rule.get('parents') is not None:
                     p = int(rule['parents'][n][j])      # the parent, read back as stored
-                    S = buf[rule['bufidx'][n], p, hv].float().clone()
+                    if rule.get('tree_from') == 'pool':  # vLLM: from the parent's slot
+                        S = pool[int(col[p]), hv].float().clone()
+                    else:                               # SGLang: from the buffer
+                        S = buf[rule['bufidx'][n], p, hv].float().clone()
                 o[0, t, hv], S = step(op, S, q[0, t, h], k[0, t, h], v[0, t, hv], g[0, t, hv],
                                       beta[0, t, hv], scale, not (bug and t == 3 and hv == 1))
                 if buf is not None and r >= 0:
@@ -176,6 +188,15 @@ def pool_case(folder, name, bug):
         P, pdt = 6, bf
         meta = {'engine': 'vllm'}
         extra = {'ssm_state_indices': idx}
+    elif name == 'vllm_tree_bf16':
+        cu = [0, 4, 6, 9]
+        idx = torch.tensor([[1, 2, 3, 4], [-1, -1, -1, -1], [5, 6, 7, -1]], dtype=torch.int32)
+        parents = [[-1, 0, 0, 1], [-1, 0, 0, 0], [-1, 0, 0, -1]]
+        rule = {'pad': 'undef', 'parents': parents, 'tree_from': 'pool'}
+        P, pdt = 8, bf
+        meta = {'engine': 'vllm'}
+        extra = {'ssm_state_indices': idx,
+                 'retrieve_parent_token': torch.tensor(parents, dtype=torch.int32)}
     elif name == 'sglang_tree_bf16':
         cu = [0, 4, 7]
         idx = torch.tensor([2, 0], dtype=torch.int32)
@@ -275,7 +296,7 @@ def calib_case(folder, spec):
 
 
 POOL_CASES = ('fla_bf16pool', 'vllm_bf16pool', 'sglang_tree_bf16', 'sglang_sr_bf16',
-              'sglang_fp16pool')
+              'sglang_fp16pool', 'vllm_tree_bf16')
 
 
 def case(folder, name):
