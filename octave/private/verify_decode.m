@@ -31,11 +31,14 @@
 %               chunked paths' 'Emulate': the same call in single from the
 %               same inputs, o rounded to bf16 / fp16 for such a dump and
 %               the pool (ht, intermediate_states_buffer) to the format it
-%               is stored in (round to nearest; with meta.json
+%               is stored in, and an EAGLE tree's parent state rounded as
+%               it is read back (SGLang: from the buffer; vLLM: from its
+%               pool slot) (round to nearest; with meta.json
 %               state_rounding = 'stochastic' the rounding's share counted
 %               twice: stochastic rounding's variance is twice nearest's);
-%               expected.unit_roundoff: float32's 2^-24 for a float32 dump
-%               (a fused recurrent kernel has no TF32 dots).  emu_err: per
+%               expected.unit_roundoff: 2^-21 for a float32 dump (8
+%               float32 ulps: other summation orders; its half, 2^-22, is
+%               the floor; a fused recurrent kernel has no TF32 dots).  emu_err: per
 %               tensor, the reference minus the emulated kernel (for the
 %               local checks; empty struct for a float64 dump).
 %   'locate':   for a failing o or ht, the first sequence, step and slot
