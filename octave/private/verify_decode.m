@@ -1,9 +1,9 @@
 % VERIFY_DECODE  kda_verify / gdn_verify on a dump of a fused recurrent decode call.
 %
 %   [meta, decode] = verify_decode ('meta', t, meta)
-%   [ref, unchecked, dec, notes] = verify_decode ('compute', op, t, opts, problem, decode)
-%   [expected, notes] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes)
-%   rows = verify_decode ('locate', rows, ref, t, dec)
+%   [ref, unchecked, dec, notes, t] = verify_decode ('compute', op, t, opts, problem, decode)
+%   [expected, notes, emu_err] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes)
+%   rows = verify_decode ('locate', rows, ref, t, dec, problem)
 %
 %   A dump is a decode call (docs/decode.md) when it holds the tensor
 %   ssm_state_indices ([N] or [N, Tmax], from 0, -1 padding; SGLang's and
@@ -23,32 +23,50 @@
 %   'compute':  FLA's rules: the recurrent path with 'Slots' (+ 1),
 %               'AcceptedTokens' and 'UpdatePool' recomputes o and ht in
 %               FLA layout; another engine's: verify_engine 'compute'.  dec
-%               holds what 'locate' needs.
+%               holds what 'locate' needs.  What the engine leaves
+%               undefined (dec.undef) is set to zero in both ref and the
+%               returned dump t, so that it counts in no ratio: a padding
+%               row's garbage would otherwise dilute every error.
 %   'expected': the error of a correct kernel of the dump's dtype, as the
 %               chunked paths' 'Emulate': the same call in single from the
 %               same inputs, o rounded to bf16 / fp16 for such a dump and
 %               the pool (ht, intermediate_states_buffer) to the format it
-%               is stored in (round to nearest; with meta.json
+%               is stored in, and an EAGLE tree's parent state rounded as
+%               it is read back (SGLang: from the buffer; vLLM: from its
+%               pool slot) (round to nearest; with meta.json
 %               state_rounding = 'stochastic' the rounding's share counted
 %               twice: stochastic rounding's variance is twice nearest's);
-%               expected.unit_roundoff: float32's 2^-24 for a float32 dump
-%               (a fused recurrent kernel has no TF32 dots).
+%               expected.unit_roundoff: 2^-21 for a float32 dump (8
+%               float32 ulps: other summation orders; its half, 2^-22, is
+%               the floor; a fused recurrent kernel has no TF32 dots).  emu_err: per
+%               tensor, the reference minus the emulated kernel (for the
+%               local checks; empty struct for a float64 dump).
 %   'locate':   for a failing o or ht, the first sequence, step and slot
 %               (0-based, as in FLA) that goes wrong replaces the row's
 %               'where'; ht in place also fails when a slot that no
 %               sequence writes differs from h0 at all (a kernel must not
-%               touch it).
+%               touch it).  Then, with problem.decode_emu (emu_err), the
+%               local checks of verify_local on every row that does not
+%               fail: o and per-token states in windows of one step of one
+%               head of one sequence, the pool in place per slot and head,
+%               intermediate_states_buffer per entry, step and head; a
+%               window above verify_local's bounds makes the row warn or
+%               fail there, named in decode terms.
 
 function varargout = verify_decode (what, varargin)
   switch (what)
     case 'meta'
       [varargout{1:2}] = split_meta (varargin{:});
     case 'compute'
-      [varargout{1:4}] = compute (varargin{:});
+      [varargout{1:5}] = compute (varargin{:});
     case 'expected'
-      [varargout{1:2}] = expected_error (varargin{:});
+      [varargout{1:3}] = expected_error (varargin{:});
     case 'locate'
-      varargout{1} = locate (varargin{:});
+      rows = locate (varargin{1:4});
+      if (numel (varargin) >= 5)
+        rows = local_checks (rows, varargin{2:end});
+      end
+      varargout{1} = rows;
   end
 end
 
@@ -78,7 +96,7 @@ function yes = engine_rules (t, eng)
         || eng.pad_slot_id ~= -1;
 end
 
-function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
+function [ref, unchecked, dec, notes, t] = compute (op, t, opts, problem, decode)
   need = {'q', 'k', 'v', 'g', 'beta'};
   missing = need(~isfield (t, need));
   if (~isempty (missing))
@@ -101,6 +119,13 @@ function [ref, unchecked, dec, notes] = compute (op, t, opts, problem, decode)
     end
     [ref, dec, more] = verify_engine ('compute', op, t, opts, problem, decode.engine, in, conv);
     notes = [notes, more];
+    for f = fieldnames (dec.undef)'
+      m = dec.undef.(f{1});
+      ref.(f{1})(m) = 0;
+      if (isfield (t, f{1}) && numel (t.(f{1})) == numel (m))
+        t.(f{1})(reshape (m, size (t.(f{1})))) = 0;
+      end
+    end
     unchecked = unchecked_of (t, ref);
     return;
   end
@@ -161,9 +186,10 @@ end
 
 % ---- what a correct kernel of the dump's dtype gets wrong --------------------
 
-function [expected, notes] = expected_error (op, t, opts, problem, decode, ref, dtypes)
+function [expected, notes, emu_err] = expected_error (op, t, opts, problem, decode, ref, dtypes)
   notes = {};
   expected = struct ();
+  emu_err = struct ();
   formats = struct ('float32', '', 'bfloat16', 'bf16', 'float16', 'fp16');
   if (~isfield (formats, problem.dtype))
     return;                              % float64: the fixed bound
@@ -176,6 +202,13 @@ function [expected, notes] = expected_error (op, t, opts, problem, decode, ref, 
     end
   end
   ts = rmfield (ts, intersect (fieldnames (ts), {'o', 'ht'}));
+  if (isfield (t, 'retrieve_parent_token'))   % a tree step reads its parent back as stored:
+    held = 'intermediate_states_buffer';      % SGLang from its buffer, vLLM from its pool
+    if (strcmp (decode.engine.name, 'vllm'))
+      held = 'h0';
+    end
+    decode.engine.read_format = stored_format (held, fmt, dtypes, t);
+  end
   emu = compute (op, ts, opts, problem, decode);
   stochastic = strcmp (decode.engine.rounding, 'stochastic');
   names = fieldnames (ref);
@@ -192,6 +225,7 @@ function [expected, notes] = expected_error (op, t, opts, problem, decode, ref, 
       rounded = verify_round (e, to);
     end
     d = r - rounded;
+    emu_err.(names{i}) = d;
     scale = max (norm (r(:)), realmin);
     expected.(names{i}) = norm (d(:)) / scale;
     if (stochastic && ~strcmp (names{i}, 'o') && ~isempty (to))
@@ -395,4 +429,61 @@ function [pass, where] = pool_check (r, x, tol, seqs, dec)
   pass = false;
   where = sprintf ('first wrong: sequence %d, step %d, writing slot %d (error %.3g x rms)', ...
                    writer(s, 1) - 1, writer(s, 2) - 1, s - 1, per_slot(s));
+end
+
+% ---- the error window by window ------------------------------------------------
+
+function rows = local_checks (rows, ref, t, dec, problem)
+  % verify_local on each row that does not fail, its windows one step of
+  % one head (o, per-token states, the buffer) or one slot and head (the
+  % pool in place); a worse level replaces the row's, named in decode terms
+  if (~isfield (problem, 'decode_emu'))
+    return;
+  end
+  for i = 1:numel (rows)
+    name = rows(i).name;
+    if (strcmp (rows(i).status, 'fail') || ~isfield (problem.decode_emu, name) ...
+        || ~isfield (t, name) || numel (t.(name)) ~= numel (ref.(name)))
+      continue;
+    end
+    r = ref.(name);
+    x = reshape (double (t.(name)), size (r));
+    e = problem.decode_emu.(name);
+    [as, p, r, x, e, rename] = windowed (name, r, x, e, problem, dec);
+    [level, where, rows(i).local] = verify_local (as, r, x, e, rows(i).warn_tol, p);
+    if (strcmp (level, 'pass') || (strcmp (level, 'warn') && strcmp (rows(i).status, 'warn')))
+      continue;
+    end
+    rows(i).status = level;
+    rows(i).pass = ~strcmp (level, 'fail');
+    rows(i).where = regexprep (where, rename{:});
+  end
+end
+
+function [as, p, r, x, e, rename] = windowed (name, r, x, e, problem, dec)
+  % the tensor as verify_local reads it: as o [B, T, HV, C] with one step
+  % per chunk (a window per sequence, step and head), or as a state [N, HV,
+  % K, V] (a window per slot and head); rename: regexprep's patterns that
+  % put verify_local's text in decode terms
+  p = problem;
+  p.chunk_size = 1;
+  as = 'o';
+  steps = {{'chunk (\d+), step \d+ of the chunk \(t = \d+ of the sequence\)', 'chunk (\d+), head'}, ...
+           {'step $1', 'step $1, head'}};
+  rename = steps;
+  switch (name)
+    case 'ht'
+      if (~isempty (dec.slots) && ~dec.inplace)     % per token [B*T, HV, K, V]
+        to = @(y) permute (reshape (y, dec.T, dec.B, size (y, 2), []), [2 1 3 4]);
+        [r, x, e] = deal (to (r), to (x), to (e));
+      else                                          % the pool [P, HV, K, V]
+        as = 'ht';
+        rename = {'sequence (\d+), head', 'slot $1, head'};
+      end
+    case 'intermediate_states_buffer'               % [E, steps, HV, K, V]
+      to = @(y) reshape (y, size (y, 1), size (y, 2), size (y, 3), []);
+      [r, x, e] = deal (to (r), to (x), to (e));
+      p.cu_seqlens = [];
+      rename = {[steps{1}, {'sequence (\d+)'}], [steps{2}, {'entry $1'}]};
+  end
 end

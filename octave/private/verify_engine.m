@@ -26,12 +26,14 @@
 %              recurrent path ('Slots' of one slot, 'UpdatePool' false:
 %              every step's state): o, the pool after the call (ht; or the
 %              per-token states), intermediate_states_buffer; what the engine
-%              leaves undefined (o of a null-buffer row, the null slot, a
-%              buffer entry no sequence writes) is taken from the dump and
-%              named in a note, never compared.  in: q, k, v, g, beta in
+%              leaves undefined (o of a null-buffer or vLLM padding row, the
+%              null slot, a buffer entry no sequence writes) is named in a
+%              note and masked (dec.undef), never compared.  in: q, k, v, g, beta in
 %              this library's layout; conv: la_from_fla's options.  dec: what
 %              verify_decode 'locate' needs (dec.seqs: per sequence its
-%              tokens, read slot, written slots).  With both
+%              tokens, read slot, written slots; dec.undef: per tensor the
+%              FLA-layout mask of what the engine leaves undefined, which
+%              verify_decode sets to zero in the reference and the dump).  With both
 %              initial_state_indices [N] and ssm_state_indices [N, T]
 %              (FlashInfer's gated_delta_rule_mtp) a sequence reads the
 %              first and writes the state after step t to the second's
@@ -51,7 +53,7 @@ function [meta, eng, notes] = split_meta (t, meta)
   notes = {};
   eng = struct ('name', 'fla', 'pad', 'skip', 'state_v_first', false, 'buffer_by', 'slot', ...
                 'pad_slot_id', -1, 'disable_state_update', false, 'cache_steps', [], ...
-                'rounding', 'nearest');
+                'rounding', 'nearest', 'read_format', '');
   if (isfield (meta, 'engine'))
     e = meta.engine;
     if (~ischar (e) || ~any (strcmp (e, allowed)))
@@ -118,6 +120,11 @@ function s = rule_text (eng)
   switch (eng.pad)
     case 'zero'
       s = 'a padding index starts from a zero state, computes o and writes nothing';
+      if (strcmp (eng.name, 'vllm'))
+        s = [s '; with one slot per step ([N, Tmax], its fused_recurrent) the row''s program ' ...
+             'returns: o undefined, nothing written; an EAGLE tree reads a parent''s state ' ...
+             'from the parent''s pool slot'];
+      end
     case 'null0'
       s = 'a padding index -1 reads and writes slot 0, a null buffer: its o and slot 0 are undefined';
     otherwise
@@ -205,11 +212,15 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
     end
     s.read = r;
     S0 = [];
+    pad = eng.pad;
+    if (strcmp (eng.name, 'vllm') && two_d)
+      pad = 'undef';                              % vLLM's fused_recurrent (spec decoding)
+    end
     if (r >= 0)
       check_slot (r, P, 'a read index');
       S0 = pool(:, :, :, r + 1);
     else
-      switch (eng.pad)
+      switch (pad)
         case 'zero'
           S0 = zeros (sz(1:3));
           w(:) = -1;
@@ -221,6 +232,13 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
           slot_undef(1) = true;
           s.read = 0;
           s.padtext = ', padding: reads and writes the null slot 0, its o undefined';
+        case 'undef'                                % the program returns: o not written
+          o_undef(rows) = true;
+          w(:) = -1;
+          s.padtext = ', padding: vLLM''s kernel returns, its o undefined, nothing written';
+          tok_undef(rows) = ~inplace;
+          seqs(n) = s;
+          continue;
         otherwise                                   % 'skip': o = 0, nothing written
           w(:) = -1;
           s.padtext = ', skipped (it reads padding): its o must be zero';
@@ -234,7 +252,15 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
     if (r < 0)
       tree = [];                                    % SGLang: no tree without a cache index
     end
-    [o_n, S_n] = run_sequence (op, in, opts, S0, cols, b_of(n), tree, n, t);
+    from = [];                                     % SGLang: the parent's state as computed
+    if (~isempty (tree) && strcmp (eng.name, 'vllm'))
+      if (~two_d)
+        error ('la:badFile', ['engine vllm reads an EAGLE tree''s parent states from the pool ' ...
+               'slots of ssm_state_indices [N, Tmax], but the dump''s indices are [N]']);
+      end
+      from = w;                                    % vLLM: from the pool slot it was written to
+    end
+    [o_n, S_n] = run_sequence (op, in, opts, S0, cols, b_of(n), tree, n, t, eng.read_format, from);
     o(:, cols, :, b_of(n)) = o_n;
     S_tok(:, :, :, rows) = S_n;
     if (~isempty (buf) && cache_idx(n) >= 0 && r >= 0)
@@ -254,28 +280,34 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
     seqs(n) = s;
   end
   conflicts (seqs, slot_undef);
+  undef = struct ();                              % FLA-layout masks of what is undefined
   ref.o = la_to_fla ('o', o, conv{:});
   if (any (o_undef))
-    ref.o = take_undefined (ref.o, t, 'o', o_undef, B, T);
+    undef.o = take_undefined (false (size (ref.o)), o_undef, B, T);
     notes{end + 1} = sprintf (['o of %d padding token(s) not checked: %s leaves it undefined ' ...
-                               '(a null-buffer row)'], nnz (o_undef), eng.name);
+                               '(a padding row)'], nnz (o_undef), eng.name);
   end
   if (inplace)
     ref.ht = la_to_fla ('ht', after, conv{:});
-    if (any (slot_undef) && isfield (t, 'ht'))
-      ref.ht(1, :, :, :) = t.ht(1, :, :, :);
+    if (any (slot_undef))
+      undef.ht = false (size (ref.ht));
+      undef.ht(1, :, :, :) = true;
       notes{end + 1} = 'Slot 0 not checked: FlashInfer''s bf16 pool uses it as the null buffer of padding rows.';
     end
   else
     ref.ht = la_to_fla ('ht', S_tok, conv{:});     % [B*T, HV, K, V]
-    if (any (tok_undef) && isfield (t, 'ht') && isequal (size (t.ht), size (ref.ht)))
-      ref.ht(tok_undef, :, :, :) = t.ht(tok_undef, :, :, :);
+    if (any (tok_undef))
+      undef.ht = false (size (ref.ht));
+      undef.ht(tok_undef, :, :, :) = true;
       notes{end + 1} = sprintf ('Per-token states of %d padding token(s) not checked: %s writes none.', ...
                                 nnz (tok_undef), eng.name);
     end
   end
   if (~isempty (buf))
-    ref.intermediate_states_buffer = buffer_to_fla (buf, buf_written, t, problem);
+    [ref.intermediate_states_buffer, m] = buffer_to_fla (buf, buf_written, t, problem);
+    if (any (m(:)))
+      undef.intermediate_states_buffer = m;
+    end
     if (~all (buf_written(:)))
       notes{end + 1} = sprintf (['intermediate_states_buffer: %d of %d (entry, step) states are ' ...
                                  'written by no sequence of the call and are not checked'], ...
@@ -283,7 +315,7 @@ function [ref, dec, notes] = compute (op, t, opts, problem, eng, in, conv)
     end
   end
   dec = struct ('slots', idx, 'per_sequence', ~two_d, 'accepted', accepted, 'inplace', inplace, ...
-                'cu', problem.cu_seqlens, 'T', T, 'B', B, 'h0', t.h0, 'seqs', seqs);
+                'cu', problem.cu_seqlens, 'T', T, 'B', B, 'h0', t.h0, 'seqs', seqs, 'undef', undef);
   if (eng.disable_state_update)
     notes{end + 1} = 'disable_state_update: the pool must come back unchanged.';
   end
@@ -314,10 +346,16 @@ function conflicts (seqs, slot_undef)
   end
 end
 
-function [o, S] = run_sequence (op, in, opts, S0, cols, b, parents, n, t)
+function [o, S] = run_sequence (op, in, opts, S0, cols, b, parents, n, t, read_format, from)
   % one sequence from S0: its outputs V x Tn x HV and its states after
   % every step K x V x HV x Tn; with an EAGLE tree (retrieve_parent_token)
-  % step j > 1 starts from the state after its parent token
+  % step j > 1 starts from the state after its parent token, read back from
+  % intermediate_states_buffer (SGLang) or, with from (the pool slot each
+  % step writes; vLLM), from the pool slot the parent wrote: what that
+  % slot holds when step j reads it (the last step before j to write it);
+  % rounded to read_format ('bf16', 'fp16') when the buffer or pool is
+  % stored so (verify_decode 'expected' sets it; the reference keeps it
+  % exact)
   fwd = str2func ([op '_recurrent']);
   x = cell (1, 5);
   for i = 1:5
@@ -340,7 +378,18 @@ function [o, S] = run_sequence (op, in, opts, S0, cols, b, parents, n, t)
         error ('la:badFile', ['retrieve_parent_token(%d, %d) = %d: a token''s parent must be an ' ...
                'earlier token of its sequence'], n - 1, j - 1, p);
       end
-      start = S(:, :, :, p + 1);
+      src = p + 1;
+      if (~isempty (from))
+        if (from(p + 1) < 0)
+          error ('la:badFile', ['retrieve_parent_token(%d, %d) = %d: vLLM reads the parent''s ' ...
+                 'state from its slot, but that step''s slot is padding'], n - 1, j - 1, p);
+        end
+        src = find (from(1:j - 1) == from(p + 1), 1, 'last');
+      end
+      start = S(:, :, :, src);
+      if (~isempty (read_format))
+        start = cast (verify_round (start, read_format), class (start));
+      end
     end
     y = cell (1, 5);
     for i = 1:5
@@ -402,27 +451,26 @@ function [buf, written, cache_idx] = buffer_start (t, eng, conv, N, idx)
   end
 end
 
-function y = buffer_to_fla (buf, written, t, problem)
-  % back to [E, steps, HV, K, V]; unwritten entries copied from the dump
+function [y, undef] = buffer_to_fla (buf, written, t, problem)
+  % back to [E, steps, HV, K, V]; undef: the unwritten entries
   sz = size (t.intermediate_states_buffer);
   b = permute (buf, [1 2 3 5 4]);                        % K x V x HV x E x steps
   b = reshape (b, size (b, 1), size (b, 2), size (b, 3), []);
   y = la_to_fla ('h0', b, 'StateVFirst', problem.state_v_first);   % [E*steps, HV, K, V]
   y = reshape (y, sz(1), sz(2), sz(3), sz(4), sz(5));
+  undef = false (size (y));
   [st, e] = find (~written);
   for i = 1:numel (st)
-    y(e(i), st(i), :, :, :) = t.intermediate_states_buffer(e(i), st(i), :, :, :);
+    undef(e(i), st(i), :, :, :) = true;
   end
 end
 
-function x = take_undefined (x, t, name, undef, B, T)
-  if (~isfield (t, name) || ~isequal (size (t.(name)), size (x)))
-    return;
-  end
+function mask = take_undefined (mask, undef, B, T)
+  % token rows b*T + t (1-based) -> the [B, T, HV, V] mask of o
   for row = find (undef)
     b = floor ((row - 1) / T) + 1;
     tt = row - (b - 1) * T;
-    x(b, tt, :, :) = t.(name)(b, tt, :, :);
+    mask(b, tt, :, :) = true;
   end
 end
 

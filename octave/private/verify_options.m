@@ -77,6 +77,7 @@ function [opts, problem, notes] = verify_options (op, meta, t)
   problem.fla = strcmp (conv, 'fla');
   problem.scale = mv ('scale', size (t.q, 4) ^ -0.5);
   l2norm = logical (mv ('use_qk_l2norm_in_kernel', false));
+  problem.l2norm = l2norm;                  % verify_intermediates: FLA's qg, kg
   sigmoid = logical (mv ('use_beta_sigmoid_in_kernel', false));
   neg = logical (mv ('allow_neg_eigval', false));
   if (neg && ~sigmoid)

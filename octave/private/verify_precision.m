@@ -19,14 +19,14 @@
 %   row that warns already gets the reason added); a failing row is left
 %   as it is.  The reason names the tensor, its storage and what FLA keeps.
 %
-%   rows = verify_precision (..., engine): a serving engine's decode call
-%   (engine not 'fla') writes its states back into the caller's pool, in
-%   the pool's own type: ht stored as h0 is stored (a bf16 pool of SGLang
-%   or FlashInfer) is that format, not a slip.
+%   rows = verify_precision (..., pool): a decode call that writes its
+%   states back into the caller's pool (pool: the engine's name, '' for
+%   none; FLA's inplace_final_state too) writes them in the pool's own
+%   type: ht stored as h0 is stored (a bf16 pool) is that format, not a slip.
 
-function rows = verify_precision (rows, t, dtypes, dtype, engine)
+function rows = verify_precision (rows, t, dtypes, dtype, pool)
   if (nargin < 5)
-    engine = 'fla';
+    pool = '';
   end
   bits = struct ('float64', 53, 'double', 53, 'float32', 24, 'single', 24, 'float16', 11, ...
                  'bfloat16', 8);
@@ -45,7 +45,7 @@ function rows = verify_precision (rows, t, dtypes, dtype, engine)
     end
     stored = dtypes.(n);
     why = '';
-    if (strcmp (n, 'ht') && ~strcmp (engine, 'fla') && isfield (dtypes, 'h0') ...
+    if (strcmp (n, 'ht') && ~isempty (pool) && isfield (dtypes, 'h0') ...
         && isfield (bits, dtypes.h0) && bits.(dtypes.h0) <= bits.(stored))
       continue;   % the engine's pool, in its own type
     end
@@ -83,7 +83,7 @@ function why = values_narrower (n, x, stored, kept)
 end
 
 %!test
-%! % a serving engine's bf16 pool: ht stored as h0 is, no warning; FLA: warned
+%! % a bf16 pool written in place: ht stored as h0 is, no warning; not a pool: warned
 %! row = struct ('name', 'ht', 'status', 'pass', 'where', '');
 %! t = struct ('ht', single (1:32));
 %! d = struct ('ht', 'bfloat16', 'h0', 'bfloat16');

@@ -44,10 +44,11 @@ function [ok, report] = run (fn, op, dump, out)
     [ref, unchecked] = verify_compute (op, t, opts, problem);
     [problem.expected, problem.emu_err] = verify_expected (op, t, opts, problem, ref);
   else
-    [ref, unchecked, dec, more] = verify_decode ('compute', op, t, opts, problem, decode);
-    [problem.expected, more2] = verify_decode ('expected', op, t, opts, problem, decode, ref, dtypes);
+    [ref, unchecked, dec, more, t] = verify_decode ('compute', op, t, opts, problem, decode);
+    [problem.expected, more2, problem.decode_emu] = verify_decode ('expected', op, t, opts, ...
+                                                                   problem, decode, ref, dtypes);
     notes = [notes, more, more2];
-    problem.emu_err = struct ();   % decode rows: judged by the engine rules, not windows
+    problem.emu_err = struct ();   % decode rows: their windows in verify_decode 'locate'
   end
   problem.op = op;
   names = intersect (fieldnames (t), fieldnames (ref), 'stable');
@@ -61,16 +62,16 @@ function [ok, report] = run (fn, op, dump, out)
     rows = [rows; row];  %#ok<AGROW>
   end
   if (~isempty (decode))
-    rows = verify_decode ('locate', rows, ref, t, dec);   % sequence, step, slot
+    rows = verify_decode ('locate', rows, ref, t, dec, problem);   % sequence, step, slot; windows
   end
   if (isempty (rows))
     error ('la:badFile', '%s: the dump holds no output to check (o, ht, dq, ...)', fn);
   end
-  engine = 'fla';
-  if (~isempty (decode))
-    engine = decode.engine.name;
+  pool = '';                     % a decode call writing back into the caller's pool
+  if (~isempty (decode) && decode.inplace)
+    pool = decode.engine.name;
   end
-  rows = verify_precision (rows, t, dtypes, problem.dtype, engine);
+  rows = verify_precision (rows, t, dtypes, problem.dtype, pool);
   rows = states_from_h (rows);
   verdict = verdict_of (rows, unchecked);
   slips = struct ('name', {}, 'text', {}, 'ratio_after', {}, 'matched', {});

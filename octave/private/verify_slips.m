@@ -3,17 +3,23 @@
 %   [slips, notes] = verify_slips (op, t, opts, problem, rows, decode)
 %
 %   Called only for a failing dump (a passing verify costs nothing more).
-%   Takes the first failing tensor of o, ht, Akk, Aqk, h and a small slice of
-%   the dump (a chunked call: the first sequence, its first 256 steps; all
-%   of it for ht; a decode call whole), checks that the slice fails too,
-%   then recomputes it once per slip below that applies (at most a dozen),
-%   each with the slip made on purpose:
+%   Takes the first failing tensor of o, ht, Akk, Aqk, h, or when none of
+%   them fails (the forward right, or not in the dump) of the gradients dq,
+%   dk, dv, dg, dbeta (db), dh0, dh, dAkk, dAqk, and a small slice of the
+%   dump (a chunked call: the first sequence, its first 256 steps; all of
+%   it for ht and the gradients, which flow back from the sequence's end;
+%   a decode call whole), checks that the slice fails too, then recomputes
+%   it once per slip below that applies (at most a dozen), each with the
+%   slip made on purpose (on a gradient: in the backward too, and the
+%   gradient as the slipped kernel returns it to the dumped tensor: dg
+%   times ln 2 for a log2 gate, dg and dbeta exchanged when beta and g
+%   are, dq and dk summed over the value heads of an interleaved GVA):
 %     scale_default    scale = 1/sqrt(K), FLA's default (the scale given ignored)
 %     scale_one        scale = 1 (q not scaled)
 %     g_log2           g taken as a log2 gate (the kernel decays by exp2(g))
 %     state_vk         the states [V, K] (or [K, V]): state_v_first the other way
-%     chunk_size       chunk_size = what the dump's Akk / Aqk (last size) or
-%                      h (its number of chunks) tell
+%     chunk_size       chunk_size = what the dump's Akk / Aqk / dAkk / dAqk
+%                      (last size) or h / dh (their number of chunks) tell
 %     l2norm           use_qk_l2norm_in_kernel the other way
 %     beta_g_swapped   GDN: beta and g swapped (FLA's naive recurrent and
 %                      chunked GDN take them in different orders)
@@ -30,14 +36,19 @@
 function [slips, notes] = verify_slips (op, t, opts, problem, rows, decode)
   slips = struct ('name', {}, 'text', {}, 'ratio_after', {}, 'matched', {});
   notes = {};
-  targets = {'o', 'ht', 'Akk', 'Aqk', 'h'};
-  i = find (ismember ({rows.name}, targets) & strcmp ({rows.status}, 'fail'), 1);
+  failing = strcmp ({rows.status}, 'fail');
+  i = find (ismember ({rows.name}, {'o', 'ht', 'Akk', 'Aqk', 'h'}) & failing, 1);
+  if (isempty (i) && isempty (decode))   % the forward right or absent: the backward's slips
+    [~, k] = ismember (gradients (), {rows.name});
+    k = k(k > 0);
+    i = k(find (failing(k), 1));
+  end
   if (isempty (i))
-    return;                                % no forward tensor fails: nothing to name
+    return;                                % no tensor a slip would explain fails
   end
   name = rows(i).name;
   tol = rows(i).tol;
-  base = struct ('t', t, 'opts', {opts}, 'problem', problem);
+  base = struct ('t', t, 'opts', {opts}, 'problem', problem, 'post', @(r) r);
   [ratio, ok] = try_case (op, base, name, decode);
   if (~ok || ratio <= tol)
     notes{end + 1} = sprintf (['Named slips: not tried (a slice of `%s`, the first sequence, ' ...
@@ -66,11 +77,18 @@ end
 
 % ---- the slips ----------------------------------------------------------------
 
+function names = gradients ()
+  % the gradients a slip is tried on, in the order they are taken
+  names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'db', 'dh0', 'dh', 'dAkk', 'dAqk'};
+end
+
 function cases = candidates (op, t, opts, problem, name, decode)
-  cases = struct ('name', {}, 'text', {}, 't', {}, 'opts', {}, 'problem', {});
+  % post: the recomputed tensors as the slipped kernel hands them to the
+  % dump (a gradient is the one of the tensor the dump names)
+  cases = struct ('name', {}, 'text', {}, 't', {}, 'opts', {}, 'problem', {}, 'post', {});
   K = size (t.q, 4);
   add = @(cs, n, text, tt, oo, pp) [cs, struct('name', n, 'text', text, 't', tt, 'opts', {oo}, ...
-                                               'problem', pp)];
+                                               'problem', pp, 'post', @(r) r)];
   scale = option (opts, 'Scale', K ^ -0.5);
   if (abs (scale - K ^ -0.5) > 1e-12 * scale)
     cases = add (cases, 'scale_default', sprintf (['matches if scale = 1/sqrt(K) = %.6g, FLA''s ' ...
@@ -86,6 +104,7 @@ function cases = candidates (op, t, opts, problem, name, decode)
     tt.g = t.g * log (2);
     cases = add (cases, 'g_log2', ['matches if g is log2: the kernel decays by exp2(g) (FLA''s ' ...
                  'chunk kernels'' internal form) where g is a natural-log gate'], tt, opts, problem);
+    cases(end).post = @(r) scaled (r, 'dg', log (2));   % d/dg of exp2(g) = ln 2 x d/d(g ln 2)
   end
   if ((isfield (t, 'h0') || isfield (t, 'ht')) && K == size (t.v, 4))
     pp = problem;
@@ -94,7 +113,7 @@ function cases = candidates (op, t, opts, problem, name, decode)
     cases = add (cases, 'state_vk', ['matches if the state is ' layout{pp.state_v_first + 1}], ...
                  t, opts, pp);
   end
-  if (any (strcmp (name, {'Akk', 'Aqk', 'h'})) && isempty (decode))
+  if (any (strcmp (name, {'Akk', 'Aqk', 'h', 'dAkk', 'dAqk', 'dh'})) && isempty (decode))
     C = chunk_of (t, name, problem);
     if (~isempty (C) && C ~= problem.chunk_size)
       pp = problem;
@@ -117,10 +136,11 @@ function cases = candidates (op, t, opts, problem, name, decode)
     cases = add (cases, 'beta_g_swapped', ['matches if beta and g are swapped (FLA''s naive ' ...
                  'recurrent GDN takes (q, k, v, beta, g), its chunk and fused kernels (q, k, v, ' ...
                  'g, beta))'], tt, opts, problem);
+    cases(end).post = @swap_gate_grads;
   end
   if (isempty (decode) && isempty (problem.cu_seqlens))
     tt = t;
-    for f = {'q', 'k', 'v', 'g', 'beta', 'o'}
+    for f = {'q', 'k', 'v', 'g', 'beta', 'o', 'do', 'dq', 'dk', 'dv', 'dg', 'dbeta', 'db'}
       if (isfield (tt, f{1}))
         p = 1:ndims (tt.(f{1}));
         p([2 3]) = [3 2];
@@ -142,6 +162,7 @@ function cases = candidates (op, t, opts, problem, name, decode)
     cases = add (cases, 'gva_interleaved', sprintf (['matches if value head hv reads key head ' ...
                  'hv mod %d (interleaved GVA); FLA maps by block, hv // %d'], H, HV / H), ...
                  tt, opts, problem);
+    cases(end).post = @(r) fold_heads (r, map, H);
   end
   cu = problem.cu_seqlens;
   if (isempty (decode) && numel (cu) >= 3 && strcmp (name, 'o'))
@@ -155,12 +176,42 @@ function cases = candidates (op, t, opts, problem, name, decode)
   end
 end
 
+function r = scaled (r, name, f)
+  if (isfield (r, name))
+    r.(name) = r.(name) * f;
+  end
+end
+
+function r = swap_gate_grads (r)
+  % beta and g exchanged in the call: the gradient the kernel returns for
+  % its g is the one of the tensor the dump names beta, and back
+  if (isfield (r, 'dg') && isfield (r, 'dbeta'))
+    [r.dg, r.dbeta] = deal (r.dbeta, r.dg);
+    r.db = r.dbeta;
+  end
+end
+
+function r = fold_heads (r, map, H)
+  % interleaved GVA recomputed with q, k repeated per value head: the
+  % kernel's dq, dk [B, T, H, K] sum the value heads that read key head h
+  for f = {'dq', 'dk'}
+    if (isfield (r, f{1}) && size (r.(f{1}), 3) == numel (map))
+      x = r.(f{1});
+      y = zeros ([size(x, 1), size(x, 2), H, size(x, 4)]);
+      for hv = 1:numel (map)
+        y(:, :, map(hv), :) += x(:, :, hv, :);
+      end
+      r.(f{1}) = y;
+    end
+  end
+end
+
 function C = chunk_of (t, name, problem)
-  % the chunk size the dump's own shapes tell: Akk / Aqk [B, T, HV, BT];
-  % h [B, NT, HV, K, V] with NT = ceil(T / C) (varlen: the sum over the
-  % sequences), the one of 16, 32, 64, 128 that gives it
+  % the chunk size the dump's own shapes tell: Akk / Aqk / dAkk / dAqk
+  % [B, T, HV, BT]; h, dh [B, NT, HV, K, V] with NT = ceil(T / C) (varlen:
+  % the sum over the sequences), the one of 16, 32, 64, 128 that gives it
   C = [];
-  if (~strcmp (name, 'h'))
+  if (~any (strcmp (name, {'h', 'dh'})))
     C = size (t.(name), 4);
     return;
   end
@@ -170,7 +221,7 @@ function C = chunk_of (t, name, problem)
     lens = diff (problem.cu_seqlens);
   end
   for c = [16 32 64 128]
-    if (sum (ceil (lens / c)) == size (t.h, 2))
+    if (sum (ceil (lens / c)) == size (t.(name), 2))
       C = c;
       return;
     end
@@ -189,7 +240,7 @@ function [ratio, ok] = try_case (op, c, name, decode)
     if (~isfield (t, name))
       return;
     end
-    keep = {'q', 'k', 'v', 'g', 'beta', 'h0', 'A_log', 'dt_bias', 'cu_seqlens', ...
+    keep = {'q', 'k', 'v', 'g', 'beta', 'h0', 'A_log', 'dt_bias', 'cu_seqlens', 'do', 'dht', ...
             'ssm_state_indices', 'initial_state_indices', 'num_accepted_tokens', ...
             'output_state_indices', 'intermediate_state_indices', 'retrieve_parent_token'};
     x = t.(name);
@@ -197,8 +248,10 @@ function [ratio, ok] = try_case (op, c, name, decode)
     if (isempty (decode))
       ref = verify_compute (op, t, opts, problem);
     else
-      ref = verify_decode ('compute', op, t, opts, problem, decode);
+      [ref, ~, ~, ~, t] = verify_decode ('compute', op, t, opts, problem, decode);
+      x = t.(name);                     % what the engine leaves undefined: zero in both
     end
+    ref = c.post (ref);
     r = ref.(name);
     if (~all (isfinite (r(:))))
       return;
@@ -217,9 +270,9 @@ end
 
 function [t, opts, problem] = slice (t, opts, problem, name, decode)
   % a chunked call: batch entry 0, its first 256 steps; varlen: sequence 0
-  % whole and the first 128 steps of sequence 1 (ht: both whole), or with
-  % a merged cu_seqlens the same tokens as one sequence.  A decode call:
-  % whole.
+  % whole and the first 128 steps of sequence 1 (ht and the gradients:
+  % both whole), or with a merged cu_seqlens the same tokens as one
+  % sequence.  A decode call: whole.
   if (~isempty (decode))
     return;
   end
@@ -230,9 +283,10 @@ function [t, opts, problem] = slice (t, opts, problem, name, decode)
     cu = t.cu_merged_from;
     t = rmfield (t, 'cu_merged_from');
   end
+  whole = any (strcmp (name, [{'ht'}, gradients()]));   % a gradient flows from the end
   if (isempty (cu))
     len = size (t.q, 2);
-    if (~strcmp (name, 'ht'))
+    if (~whole)
       len = min (len, 256);
     end
     steps = 1:len;
@@ -241,9 +295,9 @@ function [t, opts, problem] = slice (t, opts, problem, name, decode)
   else
     n = min (2, numel (cu) - 1);
     lens = diff (cu(1:n + 1));
-    if (n == 1 && ~strcmp (name, 'ht'))
+    if (n == 1 && ~whole)
       lens = min (lens, 256);
-    elseif (n == 2 && ~strcmp (name, 'ht'))
+    elseif (n == 2 && ~whole)
       lens(2) = min (lens(2), 128);
     end
     steps = cu(1) + (1:lens(1));
@@ -257,7 +311,8 @@ function [t, opts, problem] = slice (t, opts, problem, name, decode)
       rows = 1;
     end
   end
-  for f = {'q', 'k', 'v', 'g', 'beta', 'o', 'Akk', 'Aqk'}
+  for f = {'q', 'k', 'v', 'g', 'beta', 'o', 'Akk', 'Aqk', 'do', 'dq', 'dk', 'dv', 'dg', 'dbeta', ...
+           'db', 'dAkk', 'dAqk'}
     if (isfield (t, f{1}))
       idx = repmat ({':'}, 1, ndims (t.(f{1})));
       idx{1} = 1;
@@ -265,12 +320,13 @@ function [t, opts, problem] = slice (t, opts, problem, name, decode)
       t.(f{1}) = t.(f{1})(idx{:});
     end
   end
-  for f = {'h0', 'ht'}
+  for f = {'h0', 'ht', 'dht', 'dh0'}
     if (isfield (t, f{1}))
       t.(f{1}) = t.(f{1})(rows, :, :, :);
     end
   end
-  if (isfield (t, 'h'))                 % per chunk: the chunks of the slice's steps
+  for f = intersect ({'h', 'dh'}, fieldnames (t))   % per chunk: the chunks of the slice's steps
+    hf = f{1};
     C = problem.chunk_size;
     if (isempty (cu))
       chunks = 1:ceil (numel (steps) / C);
@@ -282,8 +338,8 @@ function [t, opts, problem] = slice (t, opts, problem, name, decode)
         chunks = [chunks, before(2) + (1:ceil (lens(2) / C))];
       end
     end
-    if (max (chunks) <= size (t.h, 2))
-      t.h = t.h(1, chunks, :, :, :);
+    if (max (chunks) <= size (t.(hf), 2))
+      t.(hf) = t.(hf)(1, chunks, :, :, :);
     end
   end
   t = rmfield (t, intersect (fieldnames (t), {'cu_seqlens'}));

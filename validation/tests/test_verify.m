@@ -107,20 +107,20 @@
 %! % never pass: a backward tensor without do fails the dump, an unknown one warns
 %! s = struct ('q', randn (1, 8, 1, 4), 'k', randn (1, 8, 1, 4), 'v', randn (1, 8, 1, 3), ...
 %!             'g', -rand (1, 8, 1, 4), 'beta', rand (1, 8, 1), 'dh', zeros (1, 1, 1, 4, 3), ...
-%!             'qg', zeros (1, 8, 1, 4));
+%!             'z', zeros (1, 8, 1, 4));
 %! [o, S] = kda_chunk (la_from_fla ('q', s.q), la_from_fla ('k', s.k), la_from_fla ('v', s.v), ...
 %!                     la_from_fla ('g', s.g), la_from_fla ('beta', s.beta));
 %! s.o = la_to_fla ('o', o);
 %! s.meta = struct ('dtype', 'float64');
 %! [ok, report] = kda_verify (s);
 %! assert (~ok && strcmp (report.verdict, 'fail'));
-%! assert ({report.unchecked.name}, {'dh', 'qg'});
+%! assert ({report.unchecked.name}, {'dh', 'z'});
 %! assert ({report.unchecked.severity}, {'fail', 'warn'});
 %! assert (~isempty (strfind (report.markdown, '`dh`: the dump has no `do`')));
 %! s = rmfield (s, 'dh');
 %! [ok, report] = kda_verify (s);
 %! assert (ok && strcmp (report.verdict, 'warn'));
-%! assert (~isempty (strfind (report.markdown, '`qg`: not a tensor this library computes')));
+%! assert (~isempty (strfind (report.markdown, '`z`: not a tensor this library computes')));
 
 %!function [s, aux, b, in] = bwd_dump_ (C, cu)
 %!  % a float64 dump with the backward's intermediates, in this library's

@@ -8,16 +8,6 @@
 % slips; a dump with a bug that is no slip names none.  Run with  test
 % test_verify_slips  or through validation/run_tests.m.
 
-%!function x = problem_ (op, T, H, HV, seed)
-%!  randn ('seed', seed);  rand ('seed', seed);
-%!  K = 16;  V = 16;
-%!  x.q = randn (K, T, H);  k = randn (K, T, H);  x.k = k ./ sqrt (sum (k .^ 2, 1));
-%!  x.v = randn (V, T, HV);  x.beta = rand (T, HV);
-%!  if (strcmp (op, 'kda'))  x.g = -0.3 * rand (K, T, HV);  else  x.g = -0.3 * rand (T, HV);  end
-%!  x.h0 = randn (K, V, HV, 1);
-%!  x.op = op;
-%!endfunction
-
 %!function d = dump_ (x, o, S, varargin)
 %!  % FLA layout; varargin: more fields of the dump
 %!  c = {'Op', x.op};
@@ -51,7 +41,7 @@
 
 %!test
 %! % a passing dump tries nothing; a bug that is no slip names none
-%! x = problem_ ('kda', 64, 1, 2, 1);
+%! x = slip_problem ('kda', 64, 1, 2, 1);
 %! f = fwd_ (x);
 %! [o, S] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0);
 %! [ok, r] = kda_verify (dump_ (x, o, S));
@@ -67,7 +57,7 @@
 %! % scale: the kernel ignores meta.json's scale (FLA's default 1/sqrt(K)),
 %! % or does not scale q at all
 %! for op = {'kda', 'gdn'}
-%!   x = problem_ (op{1}, 64, 1, 2, 2);
+%!   x = slip_problem (op{1}, 64, 1, 2, 2);
 %!   f = fwd_ (x);
 %!   [o, S] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0);
 %!   assert (named_ (x, dump_ (x, o, S, 'meta', struct ('scale', 0.5, 'dtype', 'float64'))), {'scale_default'});
@@ -77,7 +67,7 @@
 
 %!test
 %! % g is log2: the kernel decays by exp2(g)
-%! x = problem_ ('kda', 80, 1, 2, 3);
+%! x = slip_problem ('kda', 80, 1, 2, 3);
 %! f = fwd_ (x);
 %! [o, S] = f (x.q, x.k, x.v, x.g * log (2), x.beta, 'InitialState', x.h0);
 %! assert (named_ (x, dump_ (x, o, S)), {'g_log2'});
@@ -85,7 +75,7 @@
 %!test
 %! % the state is [V, K]: the kernel keeps (and the dump stores) h0 and ht
 %! % as [N, HV, V, K] but meta.json does not say state_v_first
-%! x = problem_ ('gdn', 64, 1, 2, 4);
+%! x = slip_problem ('gdn', 64, 1, 2, 4);
 %! f = fwd_ (x);
 %! [o, S] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0);
 %! d = dump_ (x, o, []);
@@ -96,7 +86,7 @@
 %!test
 %! % chunk_size: the kernel ran with 32 where meta.json says 64 (its Aqk
 %! % [B, T, HV, 32] tells)
-%! x = problem_ ('kda', 128, 1, 2, 5);
+%! x = slip_problem ('kda', 128, 1, 2, 5);
 %! f = fwd_ (x);
 %! [o, S, aux] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0, 'ChunkSize', 32, ...
 %!                  'Intermediates', true);
@@ -107,7 +97,7 @@
 %! % use_qk_l2norm_in_kernel: the kernel normalises q and k, meta.json
 %! % does not say so
 %! warning ('off', 'all', 'local');               % unnormalised keys grow the state
-%! x = problem_ ('kda', 64, 1, 2, 6);
+%! x = slip_problem ('kda', 64, 1, 2, 6);
 %! x.k = 3 * randn (size (x.k));
 %! f = fwd_ (x);
 %! [o, S] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0, 'UseQKL2Norm', true, 'L2NormEps', 1e-6);
@@ -116,7 +106,7 @@
 %!test
 %! % GDN: beta and g swapped in the dump
 %! warning ('off', 'all', 'local');               % the swapped g grows the state
-%! x = problem_ ('gdn', 64, 1, 2, 7);
+%! x = slip_problem ('gdn', 64, 1, 2, 7);
 %! f = fwd_ (x);
 %! [o, S] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0);
 %! d = dump_ (x, o, S);
@@ -125,7 +115,7 @@
 
 %!test
 %! % a head-first dump ([B, H, T, K], no states): 40 steps, 4 heads
-%! x = problem_ ('kda', 40, 4, 4, 8);
+%! x = slip_problem ('kda', 40, 4, 4, 8);
 %! f = fwd_ (x);
 %! o = f (x.q, x.k, x.v, x.g, x.beta);
 %! d = dump_ (x, o, []);
@@ -136,7 +126,7 @@
 %!test
 %! % GVA by interleaving (value head hv reads key head hv mod H) where FLA
 %! % maps by block
-%! x = problem_ ('gdn', 64, 2, 4, 9);
+%! x = slip_problem ('gdn', 64, 2, 4, 9);
 %! f = fwd_ (x);
 %! map = mod (0:3, 2) + 1;
 %! [o, S] = f (x.q(:, :, map), x.k(:, :, map), x.v, x.g, x.beta, 'InitialState', x.h0);
@@ -144,7 +134,7 @@
 
 %!test
 %! % cu_seqlens ignored: the kernel runs two sequences as one
-%! x = problem_ ('kda', 120, 1, 2, 10);
+%! x = slip_problem ('kda', 120, 1, 2, 10);
 %! x.h0 = randn (16, 16, 2, 2);
 %! f = fwd_ (x);
 %! o = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0(:, :, :, 1));
@@ -171,7 +161,7 @@
 %!test
 %! % chunk_size told by the per-chunk states h alone: the kernel ran with
 %! % 32, meta.json gives none (64); varlen, two sequences
-%! x = problem_ ('gdn', 160, 1, 2, 12);
+%! x = slip_problem ('gdn', 160, 1, 2, 12);
 %! x.h0 = randn (16, 16, 2, 2);
 %! f = fwd_ (x);
 %! [o, S, aux] = f (x.q, x.k, x.v, x.g, x.beta, 'InitialState', x.h0, 'CuSeqlens', [0 70 160], ...

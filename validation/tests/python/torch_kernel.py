@@ -24,6 +24,9 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           weak gates (a long memory); empty: a zero-length sequence between
           two others; graph: two zero-length tail sequences, meta.json
           use_graph (FLA's CUDA-graph padding)
+  BUG qgkg also dumps KDA's qg = q exp(G) and kg = k exp(G_last - G) per
+  value head, as FLA's recompute_w_u_fwd stores them (disable_recompute);
+  qgscaled the same with the scale left in qg (a convention slip)
   The dump is written with octave/python/kdagdn_dump.py; varlen dumps
   (B = 1, cu_seqlens, one h0 per sequence), GVA
   (H = 2, HV = 4) for both.  The backward is PyTorch's autograd through the same
@@ -106,6 +109,7 @@ class Kernel:
         S = decay.transpose(1, 2) * S + self.mm((k * torch.exp(last - G)).transpose(1, 2), v_new)
         if self.bug == 'state16':
             S = round_bf16(S)
+        self.gated = (R(qg if self.bug == 'qgscaled' else q * torch.exp(G)), R(k * torch.exp(last - G)))
         return S, o, Akk, h
 
     def forward(self, q, k, v, g, beta, h0, cu, scale, keep_diag=False):
@@ -117,7 +121,7 @@ class Kernel:
         if self.bug == 'gate1':                                # one step of one head ungated
             gk = gk.clone()
             gk[cu[1] + 20, 1] = 0
-        os_, hts, akks, hs = [], [], [], []
+        os_, hts, akks, hs, self.qgs, self.kgs = [], [], [], [], [], []
         S = None
         for n in range(len(cu) - 1):
             if S is None or self.bug != 'varlen':
@@ -132,6 +136,8 @@ class Kernel:
                     h = self.store(S)
                 else:
                     S, o, akk, h = self.chunk(S, *sl, b, scale, keep_diag)
+                    self.qgs.append(self.gated[0].transpose(0, 1))
+                    self.kgs.append(self.gated[1].transpose(0, 1))
                 os_.append(o.transpose(0, 1))
                 akks.append(torch.nn.functional.pad(akk, (0, self.BT - (t1 - t0))).transpose(0, 1))
                 hs.append(h)
@@ -177,6 +183,8 @@ def make_case(root, spec):
     tensors = {n: x.detach() for n, x in zip(names, inputs)}
     tensors.update({'o': o, 'ht': ht, 'Akk': akk, 'h': h, 'do': grad_o})
     tensors.update({'d' + n: x for n, x in zip(names, grads)})
+    if bug in ('qgkg', 'qgscaled'):        # FLA's [B, T, HV, K]
+        tensors.update({'qg': torch.cat(kern.qgs)[None], 'kg': torch.cat(kern.kgs)[None]})
     out = {}
     for n, x in tensors.items():          # ht, dh0: fp32, as FLA keeps them
         x = x.detach()
