@@ -7,9 +7,9 @@
 %   indexed like FLA's tensor (x(b, t, h, k) = x[b-1, t-1, h-1, k-1], as
 %   la_load returns it).  y is in the layout the eight functions take
 %   (docs/conventions.md has the table):
-%     q k dq dk qg kg                 [B, T, H, K]     -> K x T x H x B
+%     q k dq dk                       [B, T, H, K]     -> K x T x H x B
 %     v o do dv u v_new dv_new du     [B, T, HV, V]    -> V x T x HV x B
-%     g dg w dw g_cumsum (KDA)        [B, T, HV, K]    -> K x T x HV x B
+%     g dg w dw g_cumsum qg kg (KDA)  [B, T, HV, K]    -> K x T x HV x B
 %     beta dbeta, g dg (GDN)          [B, T, HV]       -> T x HV x B
 %     h0 ht dht dh0                   [N, HV, K, V]    -> K x V x HV x N
 %     h dh (per chunk)                [B, NT, HV, K, V] -> K x V x HV x (NT*B),

@@ -67,7 +67,10 @@ function [meta, eng, notes] = split_meta (t, meta)
     meta = rmfield (meta, 'engine');
   end
   switch (eng.name)
-    case {'sglang', 'vllm'}
+    case 'sglang'
+      eng.pad = 'zero';
+      eng.state_v_first = true;   % its pool is [slots, HV, V, K] from 10faf337
+    case 'vllm'
       eng.pad = 'zero';
     case 'flashinfer'
       eng.state_v_first = true;
@@ -99,6 +102,8 @@ function [meta, eng, notes] = split_meta (t, meta)
   end
   if (eng.state_v_first && ~isfield (meta, 'state_v_first'))
     meta.state_v_first = true;   % the engine's pool layout
+    notes{end + 1} = sprintf (['States read as [slots, HV, V, K] (K last), %s''s layout; ' ...
+                               'meta.json "state_v_first": false reads [slots, HV, K, V].'], eng.name);
   end
   if (~strcmp (eng.name, 'fla'))
     notes{end + 1} = sprintf ('Engine: %s (%s); its decode rules: docs/decode.md section 6.', ...

@@ -84,6 +84,14 @@
 %!  d = struct ('q', x.q, 'k', x.k, 'v', x.v, 'g', x.g, 'beta', x.beta, 'h0', x.h0, ...
 %!              'ssm_state_indices', int32 (idx(:)), 'o', o, 'ht', pool);
 %!  d.meta = struct ('cu_seqlens', x.cu, 'engine', engine);
+%!  if (strcmp (engine, 'sglang'))                % SGLang's pool: [slots, HV, V, K]
+%!    d.h0 = vk (d.h0);  d.ht = vk (d.ht);
+%!  end
+%!endfunction
+
+%!function y = vk (x)
+%!  % states [.., K, V] -> [.., V, K] (a 4-D pool or a 5-D buffer)
+%!  y = permute (x, [1:ndims(x) - 2, ndims(x), ndims(x) - 1]);
 %!endfunction
 
 %!function [ok, r] = check (op, d)
@@ -208,7 +216,7 @@
 %! x = setfield (inputs ('gdn', 26, cu, 3), 'idx', idx);
 %! [o, p, b] = kernel ('gdn', x, rule ('buf', zeros (4, 3, 2, 16, 16, 'single'), 'bufidx', [3 1]));
 %! d = dump (x, o, p, 'sglang', idx);
-%! d.intermediate_states_buffer = b;  d.intermediate_state_indices = int32 ([3; 1]);
+%! d.intermediate_states_buffer = vk (b);  d.intermediate_state_indices = int32 ([3; 1]);
 %! d.meta.cache_steps = 3;
 %! [ok, r] = check ('gdn', d);
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
@@ -234,11 +242,11 @@
 %! buf = zeros (2, 4, 2, 16, 16, 'single');
 %! [o, p, b] = kernel ('kda', x, rule ('buf', buf, 'parents', par));
 %! d = dump (x, o, p, 'sglang', idx);
-%! d.intermediate_states_buffer = b;  d.retrieve_parent_token = int32 (par);
+%! d.intermediate_states_buffer = vk (b);  d.retrieve_parent_token = int32 (par);
 %! [ok, r] = check ('kda', d);
 %! assert (ok && strcmp (r.verdict, 'pass'), r.markdown);
 %! [o, p, b] = kernel ('kda', x, rule ('buf', buf));
-%! d.o = o;  d.ht = p;  d.intermediate_states_buffer = b;
+%! d.o = o;  d.ht = vk (p);  d.intermediate_states_buffer = vk (b);
 %! [ok, r] = check ('kda', d);
 %! assert (! ok);
 %! assert (! isempty (strfind (where_of (r, 'o'), 'sequence 0, step 2')), where_of (r, 'o'));

@@ -235,6 +235,13 @@ def pool_case(folder, name, bug):
     tensors.update({'h0': x['pool'], 'o': o.to(bf), 'ht': after})
     if buf is not None:
         tensors['intermediate_states_buffer'] = buf
+    if meta.get('engine') == 'sglang':
+        if name == 'sglang_fp16pool':
+            meta['state_v_first'] = False       # an older SGLang (5a7255c6): [slots, HV, K, V]
+        else:                                   # SGLang from 10faf337: K last
+            for n in ('h0', 'ht', 'intermediate_states_buffer'):
+                if n in tensors:
+                    tensors[n] = tensors[n].transpose(-2, -1).contiguous()
     kdagdn_dump.dump(os.path.join(folder, name + ('_bug' if bug else '')), tensors,
                      cu_seqlens=cu, **meta)
 
@@ -324,7 +331,9 @@ def case(folder, name):
         idx = torch.tensor([3, -1, 0, 5], dtype=torch.int32)
         pool = torch.randn(P, HV, K, V)
         o, after = run(op, q, k, v, g, beta, pool, cu, idx, 'zero', bug)
-        h0, ht, meta = pool, after, {'engine': 'sglang'}
+        h0 = pool.transpose(2, 3).contiguous()            # SGLang's [slots, HV, V, K]
+        ht = after.transpose(2, 3).contiguous()
+        meta = {'engine': 'sglang'}
     else:
         idx = torch.tensor([2, -1, 5, 1], dtype=torch.int32)
         pool = torch.randn(P, HV, K, V).to(bf)
