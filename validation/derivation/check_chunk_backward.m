@@ -10,7 +10,7 @@ function res = check_chunk_backward ()
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
   drv_lib ();
   F = 'docs/chunk_backward.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   tol = 1e-12; tfd = 1e-7; tcore = 1e-10;
   have = drv_have ('kda_chunk_bwd') && drv_have ('gdn_chunk_bwd') && drv_have ('kda_recurrent_bwd');
   why = 'kda_chunk_bwd not built';
@@ -28,17 +28,19 @@ function res = check_chunk_backward ()
   %% section 'output gradients': (40) dv_new, (41) dAqk
   dvn = a.Aqk' * D + a.KC * dS;
   fo = @(vn, Aq) ip (D, s * a.QG * S0 + Aq * vn) + ip (dS, a.gamma .* S0 + a.KC' * vn);
-  res(end+1) = drv_row (40, 'dv_new = Aqk^T dO + KC dS vs finite differences', F, ...
-                        la_ratio (fd_gradient (@(z) fo (z, a.Aqk), a.v_new), dvn), tfd);
+  res(end+1) = lab_row ('derivations', 'dv_new = Aqk^T dO + KC dS vs finite differences', ...
+                        la_ratio (fd_gradient (@(z) fo (z, a.Aqk), a.v_new), dvn), tfd, ...
+                        'eq', 40, 'file', F);
   dAqk = tril (D * a.v_new');
-  res(end+1) = drv_row (41, 'dAqk = tril(dO v_new^T) vs finite differences (lower part)', F, ...
-                        la_ratio (tril (fd_gradient (@(z) fo (a.v_new, z), a.Aqk)), dAqk), tfd);
+  res(end+1) = lab_row ('derivations', 'dAqk = tril(dO v_new^T) vs finite differences (lower part)', ...
+                        la_ratio (tril (fd_gradient (@(z) fo (a.v_new, z), a.Aqk)), dAqk), tfd, ...
+                        'eq', 41, 'file', F);
 
   %% section 'state gradient': (42) dS_prev = s QG^T dO + Diag(gamma) dS - w^T dv_new
   dSp = s * a.QG' * D + a.gamma .* dS - a.w' * dvn;
   fs = @(Z) ip (D, s * a.QG * Z + a.Aqk * (a.u - a.w * Z)) + ip (dS, a.gamma .* Z + a.KC' * (a.u - a.w * Z));
-  res(end+1) = drv_row (42, 'state gradient dS_prev = s QG^T dO + Diag(gamma) dS - w^T dv_new vs finite differences', F, ...
-                        la_ratio (fd_gradient (fs, S0), dSp), tfd);
+  res(end+1) = lab_row ('derivations', 'state gradient dS_prev = s QG^T dO + Diag(gamma) dS - w^T dv_new vs finite differences', ...
+                        la_ratio (fd_gradient (fs, S0), dSp), tfd, 'eq', 42, 'file', F);
 
   %% section 'gated inputs of the state terms': (43)
   dQG = s * D * S0'; dKC = a.v_new * dS'; dgam = sum (dS .* S0, 2);
@@ -47,13 +49,15 @@ function res = check_chunk_backward ()
   f3 = @(Z) ip (dS, Z .* S0);
   r = max ([la_ratio(fd_gradient (f1, a.QG), dQG), la_ratio(fd_gradient (f2, a.KC), dKC), ...
             la_ratio(fd_gradient (f3, a.gamma), dgam)]);
-  res(end+1) = drv_row (43, 'dQG = s dO S^T, dKC = v_new dS^T, dgamma = rowsum(dS .* S) vs finite differences', F, r, tfd);
+  res(end+1) = lab_row ('derivations', 'dQG = s dO S^T, dKC = v_new dS^T, dgamma = rowsum(dS .* S) vs finite differences', r, tfd, ...
+                        'eq', 43, 'file', F);
 
   %% section 'delta': (44) du = dv_new, dw = -dv_new S^T
   du = dvn; dw = -dvn * S0';
   fd39 = @(uu, ww) ip (dvn, uu - ww * S0);
   r = max (la_ratio (fd_gradient (@(z) fd39 (z, a.w), a.u), du), la_ratio (fd_gradient (@(z) fd39 (a.u, z), a.w), dw));
-  res(end+1) = drv_row (44, 'du = dv_new, dw = -dv_new S^T vs finite differences', F, r, tfd);
+  res(end+1) = lab_row ('derivations', 'du = dv_new, dw = -dv_new S^T vs finite differences', r, tfd, ...
+                        'eq', 44, 'file', F);
 
   %% section 'w and u': (45) dA = dw KG^T + du V^T, dKG = A^T dw, dV = A^T du
   dA = dw * a.KG' + du * Vr';
@@ -61,7 +65,8 @@ function res = check_chunk_backward ()
   r = max ([la_ratio(fd_gradient (@(z) f40 (z, a.KG, Vr), a.A), dA), ...
             la_ratio(fd_gradient (@(z) f40 (a.A, z, Vr), a.KG), a.A' * dw), ...
             la_ratio(fd_gradient (@(z) f40 (a.A, a.KG, z), Vr), a.A' * du)]);
-  res(end+1) = drv_row (45, 'dA = dw KG^T + du V^T, dKG = A^T dw, dV = A^T du vs finite differences', F, r, tfd);
+  res(end+1) = lab_row ('derivations', 'dA = dw KG^T + du V^T, dKG = A^T dw, dV = A^T du vs finite differences', r, tfd, ...
+                        'eq', 45, 'file', F);
 
   %% section 'direct form': (45b) v_new = A X, X = V - KG S:
   %% dX = A^T dv_new = dV, dA = dv_new X^T, dKG = -dX S^T, dS gets -KG^T dX
@@ -71,10 +76,11 @@ function res = check_chunk_backward ()
             la_ratio(fd_gradient (@(z) f40b (a.A, z, Vr, S0), a.KG), -dX * S0'), ...
             la_ratio(fd_gradient (@(z) f40b (a.A, a.KG, z, S0), Vr), dX), ...
             la_ratio(fd_gradient (@(z) f40b (a.A, a.KG, Vr, z), S0), -a.KG' * dX)]);
-  res(end+1) = drv_row (45, ['(45b) direct form: dV = dX = A^T dv_new, dA = dv_new X^T, dKG = -dX S^T, ' ...
-                        'dS part -KG^T dX vs finite differences'], F, r, tfd);
+  res(end+1) = lab_row ('derivations', ['(45b) direct form: dV = dX = A^T dv_new, dA = dv_new X^T, dKG = -dX S^T, ' ...
+                        'dS part -KG^T dX vs finite differences'], r, tfd, 'eq', 45, 'file', F);
   r = max ([la_ratio(dA, dvn * X'), la_ratio(a.A' * dw, -dX * S0'), la_ratio(a.w' * dvn, a.KG' * dX)]);
-  res(end+1) = drv_row (45, '(45b) = (44), (45): the same dA, dKG and dS part as the WY form', F, r, tol);
+  res(end+1) = lab_row ('derivations', '(45b) = (44), (45): the same dA, dKG and dS part as the WY form', r, tol, ...
+                        'eq', 45, 'file', F);
 
   %% section 'triangular inverse': (46)
   Y = a.L' \ dA;
@@ -83,8 +89,9 @@ function res = check_chunk_backward ()
   f41 = @(Ar, bb) ip (dA, (eye (c) + tril (Ar, -1)) \ diag (bb));
   r = max (la_ratio (tril (fd_gradient (@(z) f41 (z, b), a.A_raw), -1), dAraw), ...
            la_ratio (fd_gradient (@(z) f41 (a.A_raw, z), b), db41));
-  res(end+1) = drv_row (46, ['through A = (I + A_raw)^{-1} Diag(beta): Y = L^{-T} dA, dbeta_i = Y(i,i), ' ...
-                        'dA_raw = strict_lower(-Y A^T) vs finite differences'], F, r, tfd);
+  res(end+1) = lab_row ('derivations', ['through A = (I + A_raw)^{-1} Diag(beta): Y = L^{-T} dA, dbeta_i = Y(i,i), ' ...
+                        'dA_raw = strict_lower(-Y A^T) vs finite differences'], r, tfd, ...
+                        'eq', 46, 'file', F);
 
   %% section 'A_raw': (47) A_raw = Diag(beta) M
   db42 = sum (dAraw .* a.M, 2);
@@ -92,7 +99,8 @@ function res = check_chunk_backward ()
   f42 = @(MM, bb) ip (dAraw, bb .* tril (MM, -1));
   r = max (la_ratio (tril (fd_gradient (@(z) f42 (z, b), a.M), -1), dM), ...
            la_ratio (fd_gradient (@(z) f42 (a.M, z), b), db42));
-  res(end+1) = drv_row (47, 'A_raw = Diag(beta) M: dbeta_i += sum_j dA_raw(i,j) M(i,j), dM = Diag(beta) dA_raw vs finite differences', F, r, tfd);
+  res(end+1) = lab_row ('derivations', 'A_raw = Diag(beta) M: dbeta_i += sum_j dA_raw(i,j) M(i,j), dM = Diag(beta) dA_raw vs finite differences', r, tfd, ...
+                        'eq', 47, 'file', F);
 
   %% section 'gated product': (48) dx, dy and (49) dG, for both masks, KDA and GDN gates
   r43 = 0; r44 = 0;
@@ -107,8 +115,10 @@ function res = check_chunk_backward ()
       r44 = max (r44, la_ratio (fd_gradient (@(z) fp (x, y, z), G), dG));
     end
   end
-  res(end+1) = drv_row (48, 'gated product P(i,j) = sum_k x_i y_j e^{G_i - G_j}: dx, dy vs finite differences', F, r43, tfd);
-  res(end+1) = drv_row (49, 'gate gradient of a gated product dG_i += x_i .* dx_i, dG_j -= y_j .* dy_j vs finite differences (KDA, GDN)', F, r44, tfd);
+  res(end+1) = lab_row ('derivations', 'gated product P(i,j) = sum_k x_i y_j e^{G_i - G_j}: dx, dy vs finite differences', r43, tfd, ...
+                        'eq', 48, 'file', F);
+  res(end+1) = lab_row ('derivations', 'gate gradient of a gated product dG_i += x_i .* dx_i, dG_j -= y_j .* dy_j vs finite differences (KDA, GDN)', r44, tfd, ...
+                        'eq', 49, 'file', F);
 
   %% section 'gated inputs': (50) QG, KG, KC, gamma
   dKG = randn (c, K);
@@ -120,13 +130,15 @@ function res = check_chunk_backward ()
   dG45(c, :) = dG45(c, :) + sum (a.KC .* dKC, 1) + (a.gamma .* dgam)';
   r = max ([la_ratio(fd_gradient (@(z) f45 (z, Kr, a.G), Q), dQ45), la_ratio(fd_gradient (@(z) f45 (Q, z, a.G), Kr), dK45), ...
             la_ratio(fd_gradient (@(z) f45 (Q, Kr, z), a.G), dG45)]);
-  res(end+1) = drv_row (50, 'gated inputs QG, KG, KC, gamma: dQ, dK and dG (incl. the last row G_c) vs finite differences', F, r, tfd);
+  res(end+1) = lab_row ('derivations', 'gated inputs QG, KG, KC, gamma: dQ, dK and dG (incl. the last row G_c) vs finite differences', r, tfd, ...
+                        'eq', 50, 'file', F);
 
   %% section 'cumulative gate': (51) dg_t = sum_{i >= t} dG_i
   dGr = randn (c, K); gg = randn (c, K);
   dg46 = flipud (cumsum (flipud (dGr), 1));
-  res(end+1) = drv_row (51, 'G = cumsum(g): dg = reverse cumulative sum of dG vs finite differences', F, ...
-                        la_ratio (fd_gradient (@(z) ip (dGr, cumsum (z, 1)), gg), dg46), tfd);
+  res(end+1) = lab_row ('derivations', 'G = cumsum(g): dg = reverse cumulative sum of dG vs finite differences', ...
+                        la_ratio (fd_gradient (@(z) ip (dGr, cumsum (z, 1)), gg), dg46), tfd, ...
+                        'eq', 51, 'file', F);
 
   %% section 'cancellation-free gate gradient': (51b) with every gate at -30 the
   %% true dg is of order exp(-30); the C core's chunked dg must still match BPTT
@@ -147,8 +159,8 @@ function res = check_chunk_backward ()
         r = max (r, la_ratio (g1{4}, g2{4}));
       end
     end
-    res(end+1) = drv_row (51, '(51b) strong gates (g = -30): chunked dg vs recurrent dg, KDA and GDN, C = 1, 7, 16', ...
-                          F, r, tcore);
+    res(end+1) = lab_row ('derivations', '(51b) strong gates (g = -30): chunked dg vs recurrent dg, KDA and GDN, C = 1, 7, 16', ...
+                          r, tcore, 'eq', 51, 'file', F);
   else
     res(end+1) = drv_skip (51, '(51b) strong gates: chunked dg vs recurrent dg', F, tcore, why);
   end
@@ -165,8 +177,8 @@ function res = check_chunk_backward ()
       f = @(z) chunk_loss (setarg (args, i, z), e.s, 4, dO, dST);
       r = max (r, la_ratio (fd_gradient (f, args{i}), gr{i}));
     end
-    res(end+1) = drv_row (52, sprintf ('chunked backward (%s, T = 11, C = 4): dq dk dv dg dbeta dS0 vs finite differences', ...
-                          pick (gdn, 'GDN', 'KDA')), F, r, tfd);
+    res(end+1) = lab_row ('derivations', sprintf ('chunked backward (%s, T = 11, C = 4): dq dk dv dg dbeta dS0 vs finite differences', ...
+                          pick (gdn, 'GDN', 'KDA')), r, tfd, 'eq', 52, 'file', F);
   end
 
   %% section 'agreement': (53) chunked backward = recurrent backward
@@ -185,11 +197,14 @@ function res = check_chunk_backward ()
       end
     end
   end
-  res(end+1) = drv_row (53, 'plain chunked backward vs plain BPTT, KDA and GDN, T = 1, 9, 16, C = 1..16', F, r, tol);
+  res(end+1) = lab_row ('derivations', 'plain chunked backward vs plain BPTT, KDA and GDN, T = 1, 9, 16, C = 1..16', r, tol, ...
+                        'eq', 53, 'file', F);
   if (have)
     [r1, r2] = core_vs_bptt ([1 4 16 20 41 64]);
-    res(end+1) = drv_row (53, '*_chunk_bwd (C core) vs plain BPTT, T = 41, C = 1, 4, 16, 20, 41, 64', F, r1, tcore);
-    res(end+1) = drv_row (53, '*_chunk_bwd vs *_recurrent_bwd (both C core), same inputs', F, r2, tcore);
+    res(end+1) = lab_row ('derivations', '*_chunk_bwd (C core) vs plain BPTT, T = 41, C = 1, 4, 16, 20, 41, 64', r1, tcore, ...
+                          'eq', 53, 'file', F);
+    res(end+1) = lab_row ('derivations', '*_chunk_bwd vs *_recurrent_bwd (both C core), same inputs', r2, tcore, ...
+                          'eq', 53, 'file', F);
     % the C core's other form of v_new: the WY form ('Emulate' runs it; the
     % tuning's wy_form forces it), against plain BPTT too (the direct form is
     % the default above)
@@ -199,8 +214,8 @@ function res = check_chunk_backward ()
     unwind_protect_cleanup
       core_tuning ('wy_form', was);
     end_unwind_protect
-    res(end+1) = drv_row (53, '*_chunk_bwd (C core) in the WY form of v_new (tuning wy_form) vs plain BPTT, T = 41, C = 4, 16, 64', ...
-                          F, r3, tcore);
+    res(end+1) = lab_row ('derivations', '*_chunk_bwd (C core) in the WY form of v_new (tuning wy_form) vs plain BPTT, T = 41, C = 4, 16, 64', ...
+                          r3, tcore, 'eq', 53, 'file', F);
     % with every option on, H = 1 and HV = 2 (GVA), two sequences by CuSeqlens
     rand ('state', 95); randn ('state', 95);
     K = 4; V = 3; T = 23; HV = 2;
@@ -216,7 +231,8 @@ function res = check_chunk_backward ()
     for i = 1:8
       r = max (r, la_ratio (c2{i}, c1{i}));
     end
-    res(end+1) = drv_row (53, 'kda_chunk_bwd vs kda_recurrent_bwd with all transforms, GVA, CuSeqlens (all 8 outputs)', F, r, tcore);
+    res(end+1) = lab_row ('derivations', 'kda_chunk_bwd vs kda_recurrent_bwd with all transforms, GVA, CuSeqlens (all 8 outputs)', r, tcore, ...
+                          'eq', 53, 'file', F);
   else
     res(end+1) = drv_skip (53, '*_chunk_bwd (C core) vs plain and vs *_recurrent_bwd', F, tcore, why);
   end

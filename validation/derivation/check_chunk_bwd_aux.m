@@ -10,7 +10,7 @@ function res = check_chunk_bwd_aux ()
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
   drv_lib ();
   F = 'docs/chunk_backward.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   tcore = 1e-10;
   if (~ (drv_have ('kda_chunk_bwd') && drv_have ('gdn_chunk_bwd')))
     names = {'aux.dh', 'aux.dv_new, du, dw', 'aux.dAqk, dA, dA_raw', 'aux.dG'};
@@ -36,14 +36,16 @@ function res = check_chunk_bwd_aux ()
            'aux.dv_new, aux.du, aux.dw', 'aux.dAqk, aux.dA, aux.dA_raw', ...
            'aux.dG: gradient of the cumulative gate'};
   for i = 1:4
-    res(end+1) = drv_row (54 + i, [names{i}, ' vs plain Octave (KDA, GDN, T = 23, C = 4, 7)'], F, r(i), tcore);
+    res(end+1) = lab_row ('derivations', [names{i}, ' vs plain Octave (KDA, GDN, T = 23, C = 4, 7)'], r(i), tcore, ...
+                          'eq', 54 + i, 'file', F);
   end
 
   %% section 'state gradient at the chunk starts': (55) against the recurrent backward
-  res(end+1) = drv_row (55, ['aux.dh vs kda_recurrent_bwd on the suffix from each chunk start ', ...
-                             '(all transforms, GVA, CuSeqlens, VK)'], F, dh_vs_suffix (), tcore);
-  res(end+1) = drv_row (55, 'aux.dh vs central differences of the loss in the state at each chunk start', ...
-                        F, dh_vs_fd (), 1e-7);
+  res(end+1) = lab_row ('derivations', ['aux.dh vs kda_recurrent_bwd on the suffix from each chunk start ', ...
+                             '(all transforms, GVA, CuSeqlens, VK)'], dh_vs_suffix (), tcore, ...
+                        'eq', 55, 'file', F);
+  res(end+1) = lab_row ('derivations', 'aux.dh vs central differences of the loss in the state at each chunk start', ...
+                        dh_vs_fd (), 1e-7, 'eq', 55, 'file', F);
 end
 
 % ---------------------------------------------------------------- helpers

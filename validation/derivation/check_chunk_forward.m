@@ -9,7 +9,7 @@ function res = check_chunk_forward ()
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
   drv_lib ();
   F = 'docs/chunk_forward.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   tol = 1e-12; tcore = 1e-10;
   K = 5; V = 4; T = 13; C = 5;                 % three chunks: 5, 5, 3 steps
   have = drv_have ('kda_chunk') && drv_have ('gdn_chunk');
@@ -38,14 +38,16 @@ function res = check_chunk_forward ()
     P = cumprod (exp (d.g(:, idx)'), 1);
     r = max (r, la_ratio (P, exp (a.G)));
   end
-  res(end+1) = drv_row (24, 'exp(G_i) = running product of a_t inside each chunk', F, r, tol);
+  res(end+1) = lab_row ('derivations', 'exp(G_i) = running product of a_t inside each chunk', r, tol, ...
+                        'eq', 24, 'file', F);
   if (have)
     % the decays the kernel applied in w = A (e^G .* K), recovered from its
     % own A and w, against running products of a_t (aux.G, which the kernel
     % only fills in for the caller, is not used)
     r = max (core_decays (cx{1}, d, C), core_decays (cx{2}, dg, C));
-    res(end+1) = drv_row (24, ['decays of the C core: aux.A \ aux.w = e^{G_i} .* k_i ' ...
-                          'vs running products of a_t (KDA and GDN)'], F, r, tcore);
+    res(end+1) = lab_row ('derivations', ['decays of the C core: aux.A \ aux.w = e^{G_i} .* k_i ' ...
+                          'vs running products of a_t (KDA and GDN)'], r, tcore, ...
+                          'eq', 24, 'file', F);
   else
     res(end+1) = drv_skip (24, 'decays of the C core: aux.A \ aux.w vs running products of a_t', F, tcore, why);
   end
@@ -63,7 +65,8 @@ function res = check_chunk_forward ()
       r = max (r, la_ratio (st.S(:, :, a.t0 + i - 1), Si));
     end
   end
-  res(end+1) = drv_row (25, 'unrolled state inside a chunk vs the recurrent S_t (all t)', F, r, tol);
+  res(end+1) = lab_row ('derivations', 'unrolled state inside a chunk vs the recurrent S_t (all t)', r, tol, ...
+                        'eq', 25, 'file', F);
 
   %% section 'triangular system': (26)-(28)
   r23 = 0; r24 = 0; r25 = 0;
@@ -85,15 +88,19 @@ function res = check_chunk_forward ()
     % (28) matrix form
     r25 = max (r25, la_ratio (diag (b) * (d.v(:, idx)' - a.KG * a.S0), (eye (c) + a.A_raw) * U));
   end
-  res(end+1) = drv_row (26, 'row i of the system: u_i + sum_{j<i} A_raw(i,j) u_j = beta_i (v_i - S_0^T (e^{G_i} .* k_i)), recurrent u', F, r23, tol);
-  res(end+1) = drv_row (27, 'A_raw(i,j) = beta_i k_i^T Diag(e^{G_i - G_j}) k_j vs the factorised GEMM form (mild gates)', F, r24, tol);
+  res(end+1) = lab_row ('derivations', 'row i of the system: u_i + sum_{j<i} A_raw(i,j) u_j = beta_i (v_i - S_0^T (e^{G_i} .* k_i)), recurrent u', r23, tol, ...
+                        'eq', 26, 'file', F);
+  res(end+1) = lab_row ('derivations', 'A_raw(i,j) = beta_i k_i^T Diag(e^{G_i - G_j}) k_j vs the factorised GEMM form (mild gates)', r24, tol, ...
+                        'eq', 27, 'file', F);
   if (have)
-    res(end+1) = drv_row (27, 'A_raw: plain vs aux.A_raw (C core, KDA and GDN)', F, ...
-                          max (cmp_core (cx{1}, aux, 'A_raw'), cmp_core (cx{2}, auxg, 'A_raw')), tcore);
+    res(end+1) = lab_row ('derivations', 'A_raw: plain vs aux.A_raw (C core, KDA and GDN)', ...
+                          max (cmp_core (cx{1}, aux, 'A_raw'), cmp_core (cx{2}, auxg, 'A_raw')), tcore, ...
+                          'eq', 27, 'file', F);
   else
     res(end+1) = drv_skip (27, 'A_raw: plain vs aux.A_raw (C core)', F, tcore, why);
   end
-  res(end+1) = drv_row (28, '(I + A_raw) U = Diag(beta) (V - KG S_0) with the recurrent U', F, r25, tol);
+  res(end+1) = lab_row ('derivations', '(I + A_raw) U = Diag(beta) (V - KG S_0) with the recurrent U', r25, tol, ...
+                        'eq', 28, 'file', F);
 
   %% section 'solution': (29) A, (30) w, u, (31) v_new in both forms
   r26 = 0; r27 = 0; r28 = 0; r28d = 0;
@@ -105,26 +112,34 @@ function res = check_chunk_forward ()
     r28 = max (r28, la_ratio (st.u(:, idx)', a.v_new));
     r28d = max (r28d, la_ratio (a.u - a.w * a.S0, a.A * (d.v(:, idx)' - a.KG * a.S0)));
   end
-  res(end+1) = drv_row (29, 'A = (I + A_raw)^{-1} Diag(beta): (I + A_raw) A = Diag(beta), A lower', F, r26, tol);
-  res(end+1) = drv_row (30, 'w = A KG, u = A V: (I + A_raw) w = Diag(beta) KG, (I + A_raw) u = Diag(beta) V', F, r27, tol);
-  res(end+1) = drv_row (31, 'v_new = u - w S_0 equals the recurrent deltas u_t', F, r28, tol);
-  res(end+1) = drv_row (31, 'the direct form A (V - KG S_0) (the C core''s forward) = u - w S_0', F, r28d, tol);
+  res(end+1) = lab_row ('derivations', 'A = (I + A_raw)^{-1} Diag(beta): (I + A_raw) A = Diag(beta), A lower', r26, tol, ...
+                        'eq', 29, 'file', F);
+  res(end+1) = lab_row ('derivations', 'w = A KG, u = A V: (I + A_raw) w = Diag(beta) KG, (I + A_raw) u = Diag(beta) V', r27, tol, ...
+                        'eq', 30, 'file', F);
+  res(end+1) = lab_row ('derivations', 'v_new = u - w S_0 equals the recurrent deltas u_t', r28, tol, ...
+                        'eq', 31, 'file', F);
+  res(end+1) = lab_row ('derivations', 'the direct form A (V - KG S_0) (the C core''s forward) = u - w S_0', r28d, tol, ...
+                        'eq', 31, 'file', F);
   if (have)
-    res(end+1) = drv_row (29, 'A: plain vs aux.A (C core, KDA and GDN)', F, ...
-                          max (cmp_core (cx{1}, aux, 'A'), cmp_core (cx{2}, auxg, 'A')), tcore);
-    res(end+1) = drv_row (30, 'w, u: plain vs aux.w, aux.u (C core, KDA and GDN)', F, ...
+    res(end+1) = lab_row ('derivations', 'A: plain vs aux.A (C core, KDA and GDN)', ...
+                          max (cmp_core (cx{1}, aux, 'A'), cmp_core (cx{2}, auxg, 'A')), tcore, ...
+                          'eq', 29, 'file', F);
+    res(end+1) = lab_row ('derivations', 'w, u: plain vs aux.w, aux.u (C core, KDA and GDN)', ...
                           max ([cmp_core(cx{1}, aux, 'w'), cmp_core(cx{2}, auxg, 'w'), ...
-                                cmp_core(cx{1}, aux, 'u'), cmp_core(cx{2}, auxg, 'u')]), tcore);
-    res(end+1) = drv_row (31, 'v_new: plain (u - w S_0) vs aux.v_new (C core, direct form; KDA and GDN)', F, ...
-                          max (cmp_core (cx{1}, aux, 'v_new'), cmp_core (cx{2}, auxg, 'v_new')), tcore);
+                                cmp_core(cx{1}, aux, 'u'), cmp_core(cx{2}, auxg, 'u')]), tcore, ...
+                          'eq', 30, 'file', F);
+    res(end+1) = lab_row ('derivations', 'v_new: plain (u - w S_0) vs aux.v_new (C core, direct form; KDA and GDN)', ...
+                          max (cmp_core (cx{1}, aux, 'v_new'), cmp_core (cx{2}, auxg, 'v_new')), tcore, ...
+                          'eq', 31, 'file', F);
     [was, via] = core_tuning ('wy_form', 1);  % the C core's WY form ('Emulate' runs it)
     unwind_protect
       wy = {core_aux(via ('kda_chunk'), d, C), core_aux(via ('gdn_chunk'), dg, C)};
     unwind_protect_cleanup
       core_tuning ('wy_form', was);
     end_unwind_protect
-    res(end+1) = drv_row (31, 'v_new: plain (u - w S_0) vs aux.v_new (C core, WY form: tuning wy_form; KDA and GDN)', F, ...
-                          max (cmp_core (wy{1}, aux, 'v_new'), cmp_core (wy{2}, auxg, 'v_new')), tcore);
+    res(end+1) = lab_row ('derivations', 'v_new: plain (u - w S_0) vs aux.v_new (C core, WY form: tuning wy_form; KDA and GDN)', ...
+                          max (cmp_core (wy{1}, aux, 'v_new'), cmp_core (wy{2}, auxg, 'v_new')), tcore, ...
+                          'eq', 31, 'file', F);
   else
     res(end+1) = drv_skip (29, 'A, w, u, v_new: plain vs aux (C core)', F, tcore, why);
   end
@@ -158,9 +173,12 @@ function res = check_chunk_forward ()
     r64g = max ([r64g, la_ratio(Phi, diag (auxn(n).gamma) - auxn(n).KC' * auxn(n).w), ...
                  la_ratio(Hh, eye (K) + W * Y')]);
   end
-  res(end+1) = drv_row (32, 'product of the transitions of a chunk = Diag(gamma) - K_C^T w (KDA, every chunk)', F, r64, tol);
-  res(end+1) = drv_row (32, 'the same for GDN; without gates the WY form I + W Y^T, W = -K^T A, Y = K^T', F, r64g, tol);
-  res(end+1) = drv_row (33, 'A^-1 = Diag(1/beta) + strict_lower(M) (UT transform); A = Akk Diag(beta)', F, r65, tol);
+  res(end+1) = lab_row ('derivations', 'product of the transitions of a chunk = Diag(gamma) - K_C^T w (KDA, every chunk)', r64, tol, ...
+                        'eq', 32, 'file', F);
+  res(end+1) = lab_row ('derivations', 'the same for GDN; without gates the WY form I + W Y^T, W = -K^T A, Y = K^T', r64g, tol, ...
+                        'eq', 32, 'file', F);
+  res(end+1) = lab_row ('derivations', 'A^-1 = Diag(1/beta) + strict_lower(M) (UT transform); A = Akk Diag(beta)', r65, tol, ...
+                        'eq', 33, 'file', F);
 
   %% section 'output': (34) Aqk, (35) O, (36) carried state
   r29 = 0; r30 = 0; r31 = 0;
@@ -174,14 +192,19 @@ function res = check_chunk_forward ()
     Sn = exp (a.G(c, :))' .* a.S0 + (exp (a.G(c, :) - a.G) .* Kr)' * a.v_new;
     r31 = max (r31, la_ratio (st.S(:, :, idx(end)), Sn));
   end
-  res(end+1) = drv_row (34, 'Aqk(i,j) = s q_i^T Diag(e^{G_i - G_j}) k_j (j <= i) vs the factorised form (mild gates)', F, r29, tol);
-  res(end+1) = drv_row (35, 'O = s (e^G .* Q) S_0 + Aqk v_new vs the recurrent outputs', F, r30, tol);
-  res(end+1) = drv_row (36, 'S_next = Diag(e^{G_c}) S_0 + (e^{G_c - G} .* K)^T v_new vs the recurrent state', F, r31, tol);
+  res(end+1) = lab_row ('derivations', 'Aqk(i,j) = s q_i^T Diag(e^{G_i - G_j}) k_j (j <= i) vs the factorised form (mild gates)', r29, tol, ...
+                        'eq', 34, 'file', F);
+  res(end+1) = lab_row ('derivations', 'O = s (e^G .* Q) S_0 + Aqk v_new vs the recurrent outputs', r30, tol, ...
+                        'eq', 35, 'file', F);
+  res(end+1) = lab_row ('derivations', 'S_next = Diag(e^{G_c}) S_0 + (e^{G_c - G} .* K)^T v_new vs the recurrent state', r31, tol, ...
+                        'eq', 36, 'file', F);
   if (have)
-    res(end+1) = drv_row (34, 'Aqk: plain vs aux.Aqk (C core, KDA and GDN)', F, ...
-                          max (cmp_core (cx{1}, aux, 'Aqk'), cmp_core (cx{2}, auxg, 'Aqk')), tcore);
-    res(end+1) = drv_row (36, 'chunk-entry states: plain vs aux.h (C core, KDA and GDN)', F, ...
-                          max (cmp_core (cx{1}, aux, 'h'), cmp_core (cx{2}, auxg, 'h')), tcore);
+    res(end+1) = lab_row ('derivations', 'Aqk: plain vs aux.Aqk (C core, KDA and GDN)', ...
+                          max (cmp_core (cx{1}, aux, 'Aqk'), cmp_core (cx{2}, auxg, 'Aqk')), tcore, ...
+                          'eq', 34, 'file', F);
+    res(end+1) = lab_row ('derivations', 'chunk-entry states: plain vs aux.h (C core, KDA and GDN)', ...
+                          max (cmp_core (cx{1}, aux, 'h'), cmp_core (cx{2}, auxg, 'h')), tcore, ...
+                          'eq', 36, 'file', F);
   else
     res(end+1) = drv_skip (34, 'Aqk and chunk states: plain vs aux (C core)', F, tcore, why);
   end
@@ -196,8 +219,9 @@ function res = check_chunk_forward ()
       r = max (r, cmp_core (xe, ae, f{1}));
     end
     r = max (r, core_decays (xe, e, 40));
-    res(end+1) = drv_row (34, ['C = 40 (sub-blocks of 16 in the C core): every aux field the kernel ' ...
-                          'uses vs plain, and its decays as in (24)'], F, r, tcore);
+    res(end+1) = lab_row ('derivations', ['C = 40 (sub-blocks of 16 in the C core): every aux field the kernel ' ...
+                          'uses vs plain, and its decays as in (24)'], r, tcore, ...
+                          'eq', 34, 'file', F);
   end
 
   %% section 'forward substitution': (37) blocked, exact; (38) Neumann series
@@ -214,8 +238,9 @@ function res = check_chunk_forward ()
       X(I(i), :) = R(i, :) - Lm(I(i), I(1:i - 1)) * X(I(1:i - 1), :);
     end
   end
-  res(end+1) = drv_row (37, sprintf (['blocked forward substitution (c = %d, blocks of %d): ' ...
-                        '||L X - B|| / ||B||'], c, bs), F, norm (Lm * X - Bm, 'fro') / norm (Bm, 'fro'), tol);
+  res(end+1) = lab_row ('derivations', sprintf (['blocked forward substitution (c = %d, blocks of %d): ' ...
+                        '||L X - B|| / ||B||'], c, bs), norm (Lm * X - Bm, 'fro') / norm (Bm, 'fro'), tol, ...
+                        'eq', 37, 'file', F);
   N = ax(1).A_raw; Li = inv (Lm);
   Sm = eye (c); P = eye (c); r = 0; errM = zeros (1, c);
   for m = 1:c - 1
@@ -223,10 +248,11 @@ function res = check_chunk_forward ()
     errM(m) = norm (Sm - Li, 'fro') / norm (Li, 'fro');
     r = max (r, norm ((Li - Sm) - (-P * N) * Li, 'fro') / norm (Li, 'fro'));
   end
-  res(end+1) = drv_row (38, 'Neumann remainder: (I+N)^{-1} - sum_{l<=m} (-N)^l = (-N)^{m+1} (I+N)^{-1}, m = 1..c-1', F, r, tol);
-  res(end+1) = drv_row (38, sprintf (['series with all c-1 powers is exact (nilpotent N); truncated after ' ...
+  res(end+1) = lab_row ('derivations', 'Neumann remainder: (I+N)^{-1} - sum_{l<=m} (-N)^l = (-N)^{m+1} (I+N)^{-1}, m = 1..c-1', r, tol, ...
+                        'eq', 38, 'file', F);
+  res(end+1) = lab_row ('derivations', sprintf (['series with all c-1 powers is exact (nilpotent N); truncated after ' ...
                         'm = 2, 4, 8 powers it is off by %.1e, %.1e, %.1e'], errM(2), errM(4), errM(8)), ...
-                        F, errM(c - 1), tol);
+                        errM(c - 1), tol, 'eq', 38, 'file', F);
 
   %% section 'whole forward': (39) chunked = recurrent for every C and T
   r = 0;
@@ -241,7 +267,8 @@ function res = check_chunk_forward ()
       end
     end
   end
-  res(end+1) = drv_row (39, 'plain chunked (drv_chunk_fwd, ref_chunk_fwd) vs plain recurrent, KDA and GDN, T = 1, 7, 13, 16, C = 1..20', F, r, tol);
+  res(end+1) = lab_row ('derivations', 'plain chunked (drv_chunk_fwd, ref_chunk_fwd) vs plain recurrent, KDA and GDN, T = 1, 7, 13, 16, C = 1..20', r, tol, ...
+                        'eq', 39, 'file', F);
   if (have)
     r = 0;
     for gdn = [false true]
@@ -253,7 +280,8 @@ function res = check_chunk_forward ()
         r = max ([r, la_ratio(o1, o2), la_ratio(S1, S2)]);
       end
     end
-    res(end+1) = drv_row (39, '*_chunk vs *_recurrent (C core), T = 37, C = 1, 3, 8, 16, 37, 64', F, r, tcore);
+    res(end+1) = lab_row ('derivations', '*_chunk vs *_recurrent (C core), T = 37, C = 1, 3, 8, 16, 37, 64', r, tcore, ...
+                          'eq', 39, 'file', F);
   else
     res(end+1) = drv_skip (39, '*_chunk vs *_recurrent (C core)', F, tcore, why);
   end

@@ -2,8 +2,8 @@ function res = check_derivations (verbose)
   % res = check_derivations (verbose): run every derivation check
   % (check_recurrence, check_chunk_forward, check_chunk_backward,
   % check_chunk_bwd_aux, check_stability, check_flops, check_hazards,
-  % check_specialisations, check_io, check_index) and return their rows in one struct array
-  % (fields eq, name, file, residual, bound, pass), sorted by equation
+  % check_specialisations, check_io, check_index) and return their rows
+  % (lab_row: the residual in value, with eq and file), sorted by equation
   % (the numbered equations first, then those with a letter, e.g. 'H5',
   % of check_hazards, check_specialisations and check_io, and check_index's
   % 'index').
@@ -14,7 +14,8 @@ function res = check_derivations (verbose)
   fns = {'check_recurrence', 'check_chunk_forward', 'check_chunk_backward', ...
          'check_chunk_bwd_aux', 'check_stability', 'check_flops', 'check_hazards', ...
          'check_specialisations', 'check_io', 'check_index'};
-  res = drv_row (0, '', '', 0, 0); res(1) = [];
+  drv_lib ();
+  res = lab_row ();
   for i = 1:numel (fns)
     r = feval (fns{i});
     res = [res, r(:)'];
@@ -34,7 +35,7 @@ function res = check_derivations (verbose)
     fprintf ('%4s  %-9s %-9s %-5s  %s\n', 'eq', 'residual', 'bound', 'pass', 'check');
     for i = 1:numel (res)
       st = 'ok';
-      if (isnan (res(i).residual))
+      if (isnan (res(i).value))
         st = 'skip';
       elseif (~ res(i).pass)
         st = 'FAIL';
@@ -43,9 +44,9 @@ function res = check_derivations (verbose)
       if (~ ischar (eqs))
         eqs = sprintf ('%2d', eqs);
       end
-      fprintf ('(%s)  %-9.2e %-9.1e %-5s  %s\n', eqs, res(i).residual, res(i).bound, st, res(i).name);
+      fprintf ('(%s)  %-9.2e %-9.1e %-5s  %s\n', eqs, res(i).value, res(i).bound, st, res(i).name);
     end
     fprintf ('%d checks, %d failed, %d skipped\n', numel (res), ...
-             sum (~ [res.pass] & ~ isnan ([res.residual])), sum (isnan ([res.residual])));
+             sum (~ [res.pass] & ~ isnan ([res.value])), sum (isnan ([res.value])));
   end
 end

@@ -17,7 +17,7 @@ function res = check_flops ()
   %
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
   F = 'docs/flops.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   cases = [1 1 1 1; 7 3 2 3; 23 7 5 4; 64 64 8 8; 100 16 6 5; 130 64 4 7; 200 48 6 5];   % T C K V
   names = {65, 'rec_fwd', 'recurrent forward: count of the core vs T V4 (7K + 3) + T K'; ...
            66, 'rec_bwd', 'recurrent backward with checkpoints: count of the core vs (66) with V4'; ...
@@ -45,10 +45,10 @@ function res = check_flops ()
         excess = max (excess, max (0, nominal - counted) / counted);
       end
     end
-    res(end+1) = drv_row (names{i, 1}, names{i, 3}, F, worst, 0);
+    res(end+1) = lab_row ('derivations', names{i, 3}, worst, 0, 'eq', names{i, 1}, 'file', F);
     if (~isempty (strfind (names{i, 2}, '_wy')))   % (67), (68) count the WY form
-      res(end+1) = drv_row (names{i, 1}, [names{i, 2} ': the nominal count does not exceed the executed one'], ...
-                            F, excess, 0);
+      res(end+1) = lab_row ('derivations', [names{i, 2} ': the nominal count does not exceed the executed one'], ...
+                            excess, 0, 'eq', names{i, 1}, 'file', F);
     end
   end
   % the simplified forms for T a multiple of C
@@ -56,7 +56,8 @@ function res = check_flops ()
   r = rel (flops_model ('chunk_fwd', T, C, K, V), T * (6 * K * V + C * (3 * K + 2 * V) + C ^ 2 / 3)) + ...
       rel (flops_model ('chunk_bwd', T, C, K, V), T * (16 * K * V + C * (9 * K + 5 * V) + 5 * C ^ 2 / 3) ...
                                                   - 2 * C * K * V);
-  res(end+1) = drv_row (68, 'T multiple of C: simplified forms of (67) and (68)', F, r, 1e-15);
+  res(end+1) = lab_row ('derivations', 'T multiple of C: simplified forms of (67) and (68)', r, 1e-15, ...
+                        'eq', 68, 'file', F);
 end
 
 function r = rel (a, b)

@@ -11,7 +11,7 @@ function res = check_index ()
   F = 'docs/equation_index.md';
   here = fileparts (mfilename ('fullpath'));
   root = fullfile (here, '..', '..');
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   idx = fileread (fullfile (root, F));
   lines = strsplit (idx, "\n");
   rows = lines(strncmp (lines, '| (', 3));
@@ -32,8 +32,9 @@ function res = check_index ()
       end
     end
   end
-  res(end+1) = drv_row ('index', sprintf ('%d tagged equations of %d pages have a row (missing: %s)', ...
-                        ntags, numel (pages), strjoin (missing, ' ')), F, numel (missing), 0);
+  res(end+1) = lab_row ('derivations', sprintf ('%d tagged equations of %d pages have a row (missing: %s)', ...
+                        ntags, numel (pages), strjoin (missing, ' ')), numel (missing), 0, ...
+                        'eq', 'index', 'file', F);
 
   %% section 'functions': every file exists and defines the function named
   bad = {};
@@ -47,8 +48,9 @@ function res = check_index ()
       bad{end+1} = [pairs{j}{1} ': ' fn];
     end
   end
-  res(end+1) = drv_row ('index', sprintf ('%d (file, function) pairs named: each defined there (not: %s)', ...
-                        numel (pairs), strjoin (bad, ', ')), F, numel (bad), 0);
+  res(end+1) = lab_row ('derivations', sprintf ('%d (file, function) pairs named: each defined there (not: %s)', ...
+                        numel (pairs), strjoin (bad, ', ')), numel (bad), 0, ...
+                        'eq', 'index', 'file', F);
 
   %% section 'scripts': every script of the last column exists
   gone = {};
@@ -60,8 +62,9 @@ function res = check_index ()
       gone{end+1} = sc{j}{1};
     end
   end
-  res(end+1) = drv_row ('index', sprintf ('%d scripts named: each exists under validation/ (not: %s)', ...
-                        numel (sc), strjoin (unique (gone), ', ')), F, numel (gone), 0);
+  res(end+1) = lab_row ('derivations', sprintf ('%d scripts named: each exists under validation/ (not: %s)', ...
+                        numel (sc), strjoin (unique (gone), ', ')), numel (gone), 0, ...
+                        'eq', 'index', 'file', F);
 end
 
 % the regexp tokens of column k (1 = before the first bar) of every row

@@ -10,7 +10,7 @@ function res = check_io ()
   % Returns a struct array with fields eq, name, file, residual, bound, pass
   % (eq the strings 'IO1', 'IO2', 'IO3').
   F = 'docs/io.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
 
   %% section 'forward': (IO1), (IO2)
   worst = 0;
@@ -31,8 +31,8 @@ function res = check_io ()
       end
     end
   end
-  res(end+1) = drv_row ('IO2', 'staged forward: stage lists summed tensor by tensor vs the closed form (27 sizes)', ...
-                        F, worst, 0);
+  res(end+1) = lab_row ('derivations', 'staged forward: stage lists summed tensor by tensor vs the closed form (27 sizes)', ...
+                        worst, 0, 'eq', 'IO2', 'file', F);
   K = 128;  V = 128;  c = 64;
   f_fwd = 6 * c * K * V + c ^ 2 * (3 * K + 2 * V) + c ^ 3 / 3;         % (67), one chunk
   f_bwd = 16 * c * K * V + c ^ 2 * (9 * K + 5 * V) + 5 / 3 * c ^ 3;    % (68), one chunk
@@ -40,16 +40,16 @@ function res = check_io ()
   got = [f_fwd / 1e6, d1, d2, d2 / d1, f_fwd / (2 * d1), f_fwd / (2 * d2), ...
          (2 * K * V + 4 * c ^ 2) / d2];
   stated = [9.0, 4.1e4, 2.1e5, 5.2, 1.1e2, 21, 0.23];
-  res(end+1) = drv_row ('IO1', sprintf (['K = V = 128, c = 64: forward %.2f Mflop, (IO1) %d, (IO2) %d numbers, ' ...
+  res(end+1) = lab_row ('derivations', sprintf (['K = V = 128, c = 64: forward %.2f Mflop, (IO1) %d, (IO2) %d numbers, ' ...
                         'ratio %.2f, %.1f and %.1f flop/byte in bf16, h and c x c %.3f of (IO2)'], got), ...
-                        F, max (abs (sig2 (got) - stated) ./ stated), 1e-12);
+                        max (abs (sig2 (got) - stated) ./ stated), 1e-12, 'eq', 'IO1', 'file', F);
 
   %% section 'backward': (IO3)
   got = [f_bwd / 1e6, d3, d3 / d1, f_bwd / f_fwd];
   stated = [25, 2.0e5, 4.8, 2.7];
-  res(end+1) = drv_row ('IO3', sprintf (['K = V = 128, c = 64: backward %.2f Mflop, (IO3) %d numbers, ' ...
+  res(end+1) = lab_row ('derivations', sprintf (['K = V = 128, c = 64: backward %.2f Mflop, (IO3) %d numbers, ' ...
                         '%.2f times (IO1) for %.2f times the flops'], got), ...
-                        F, max (abs (sig2 (got) - stated) ./ stated), 1e-12);
+                        max (abs (sig2 (got) - stated) ./ stated), 1e-12, 'eq', 'IO3', 'file', F);
 end
 
 % x rounded to the two significant digits the page prints

@@ -10,7 +10,7 @@ function res = check_recurrence ()
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
   drv_lib ();
   F = 'docs/recurrence.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   tol = 1e-12;     % identities evaluated in double
   tfd = 1e-7;      % gradient formula vs central differences
   tcore = 1e-10;   % bound, double
@@ -23,8 +23,8 @@ function res = check_recurrence ()
   d = drv_data (K, V, T, false, -3, 11);
   [o, S, st] = ref_recurrence (d.q, d.k, d.v, d.g, d.beta, d.S0, d.s);
   [o2, S2] = loops_fwd (d.q, d.k, d.v, d.g, d.beta, d.S0, d.s);
-  res(end+1) = drv_row (1, 'KDA step: matrix form vs entry-wise loops (o, S_T)', F, ...
-                        max (la_ratio (o2, o), la_ratio (S2, S)), tol);
+  res(end+1) = lab_row ('derivations', 'KDA step: matrix form vs entry-wise loops (o, S_T)', ...
+                        max (la_ratio (o2, o), la_ratio (S2, S)), tol, 'eq', 1, 'file', F);
   if (have_rec)
     H = 2; B = 2;
     dd = arrayfun (@(i) drv_data (K, V, T, false, -3, 20 + i), 1:H * B);
@@ -35,7 +35,8 @@ function res = check_recurrence ()
       [op, Sp] = ref_recurrence (dd(i).q, dd(i).k, dd(i).v, dd(i).g, dd(i).beta, dd(i).S0, dd(i).s);
       r = max ([r, la_ratio(op, oc(:, :, i)), la_ratio(Sp, Sc(:, :, i))]);
     end
-    res(end+1) = drv_row (1, 'KDA step: plain recurrence vs kda_recurrent (C core), H = B = 2', F, r, tcore);
+    res(end+1) = lab_row ('derivations', 'KDA step: plain recurrence vs kda_recurrent (C core), H = B = 2', r, tcore, ...
+                          'eq', 1, 'file', F);
   else
     res(end+1) = drv_skip (1, 'KDA step: plain recurrence vs kda_recurrent (C core)', F, tcore, why);
   end
@@ -46,13 +47,13 @@ function res = check_recurrence ()
   dg1 = drv_data (K, V, T, true, -3, 12);
   [og, Sg] = gdn_scalar_form (dg1.q, dg1.k, dg1.v, dg1.g, dg1.beta, dg1.S0, dg1.s);
   [ok_, Sk] = ref_recurrence (dg1.q, dg1.k, dg1.v, repmat (dg1.g, K, 1), dg1.beta, dg1.S0, dg1.s);
-  res(end+1) = drv_row (2, ['GDN in scalar form a_t (I - beta_t k_t k_t^T) S_{t-1} + beta_t k_t v_t^T ' ...
-                        'vs the KDA reference with g_t repeated over K'], F, ...
-                        max (la_ratio (ok_, og), la_ratio (Sk, Sg)), tol);
+  res(end+1) = lab_row ('derivations', ['GDN in scalar form a_t (I - beta_t k_t k_t^T) S_{t-1} + beta_t k_t v_t^T ' ...
+                        'vs the KDA reference with g_t repeated over K'], ...
+                        max (la_ratio (ok_, og), la_ratio (Sk, Sg)), tol, 'eq', 2, 'file', F);
   if (have_rec)
     [oc, Sc] = gdn_recurrent (dg1.q, dg1.k, dg1.v, dg1.g(:), dg1.beta(:), 'InitialState', dg1.S0);
-    res(end+1) = drv_row (2, 'GDN: plain recurrence vs gdn_recurrent (C core)', F, ...
-                          max (la_ratio (og, oc), la_ratio (Sg, Sc)), tcore);
+    res(end+1) = lab_row ('derivations', 'GDN: plain recurrence vs gdn_recurrent (C core)', ...
+                          max (la_ratio (og, oc), la_ratio (Sg, Sc)), tcore, 'eq', 2, 'file', F);
   else
     res(end+1) = drv_skip (2, 'GDN: plain recurrence vs gdn_recurrent (C core)', F, tcore, why);
   end
@@ -66,7 +67,8 @@ function res = check_recurrence ()
     S3(:, :, t) = S;
     r = max (r, la_ratio (st.S(:, :, t), S));
   end
-  res(end+1) = drv_row (3, 'transition-matrix form vs the step (1), all S_t', F, r, tol);
+  res(end+1) = lab_row ('derivations', 'transition-matrix form vs the step (1), all S_t', r, tol, ...
+                        'eq', 3, 'file', F);
 
   %% section 'GVA': (4) value head j reads qk head floor((j-1)/(HV/H))+1
   if (have_rec && have_bwd)
@@ -86,9 +88,10 @@ function res = check_recurrence ()
                               zeros (K, V), 1 / sqrt (K), dO(:, :, j), []);
       dqp(:, :, h) = dqp(:, :, h) + a1; dkp(:, :, h) = dkp(:, :, h) + a2;
     end
-    res(end+1) = drv_row (4, 'GVA head map: kda_recurrent (H = 2, HV = 6) vs plain per value head', F, r1, tcore);
-    res(end+1) = drv_row (4, 'GVA: dq, dk of kda_recurrent_bwd = sum over the group of plain per-head gradients', ...
-                          F, max (la_ratio (dqp, dq), la_ratio (dkp, dk)), tcore);
+    res(end+1) = lab_row ('derivations', 'GVA head map: kda_recurrent (H = 2, HV = 6) vs plain per value head', r1, tcore, ...
+                          'eq', 4, 'file', F);
+    res(end+1) = lab_row ('derivations', 'GVA: dq, dk of kda_recurrent_bwd = sum over the group of plain per-head gradients', ...
+                          max (la_ratio (dqp, dq), la_ratio (dkp, dk)), tcore, 'eq', 4, 'file', F);
   else
     res(end+1) = drv_skip (4, 'GVA head map and group sum of dq, dk (C core)', F, tcore, why);
   end
@@ -106,7 +109,8 @@ function res = check_recurrence ()
       [op, Sp] = ref_recurrence (q(:, ix), k(:, ix), v(:, ix), g(:, ix), beta(ix)', S0(:, :, 1, n), 1 / sqrt (K));
       r = max ([r, la_ratio(op, oc(:, ix)), la_ratio(Sp, Sc(:, :, 1, n))]);
     end
-    res(end+1) = drv_row (5, 'CuSeqlens [0 3 4 11 14] vs four separate plain sequences', F, r, tcore);
+    res(end+1) = lab_row ('derivations', 'CuSeqlens [0 3 4 11 14] vs four separate plain sequences', r, tcore, ...
+                          'eq', 5, 'file', F);
   else
     res(end+1) = drv_skip (5, 'CuSeqlens vs separate sequences (C core)', F, tcore, why);
   end
@@ -117,23 +121,23 @@ function res = check_recurrence ()
   [~, back] = ref_l2norm (x);
   dx = back (dy);
   dfd = fd_gradient (@(z) sum (sum (dy .* ref_l2norm (z))), x);
-  res(end+1) = drv_row (6, 'L2 norm backward dx = (dy - y (y.dy)) / ||x|| vs finite differences', F, ...
-                        la_ratio (dfd, dx), tfd);
+  res(end+1) = lab_row ('derivations', 'L2 norm backward dx = (dy - y (y.dy)) / ||x|| vs finite differences', ...
+                        la_ratio (dfd, dx), tfd, 'eq', 6, 'file', F);
   % L2NormEps: y = r x with r = (sum x^2 + eps2)^(-1/2), the same backward
   xe = 0.1 * randn (K, 3);  e2 = 1e-2;        % eps2 of the order of sum x.^2
   [ye, back] = ref_l2norm (xe, e2);
   dfd = fd_gradient (@(z) sum (sum (dy .* ref_l2norm (z, e2))), xe);
   r = max (la_ratio (xe ./ sqrt (sum (xe .^ 2) + e2), ye), la_ratio (dfd, back (dy)));
-  res(end+1) = drv_row (6, 'L2 norm with eps2 = 1e-2, |x|^2 about 0.05: y = r x, dx = r (dy - y (y.dy)) vs finite differences', F, ...
-                        r, tfd);
+  res(end+1) = lab_row ('derivations', 'L2 norm with eps2 = 1e-2, |x|^2 about 0.05: y = r x, dx = r (dy - y (y.dy)) vs finite differences', ...
+                        r, tfd, 'eq', 6, 'file', F);
   if (have_bwd)
     % decided semantics: an all-zero column stays zero and gets zero gradient
     rand ('state', 9); randn ('state', 9);
     q = randn (K, 4); q(:, 2) = 0; k = randn (K, 4); v = randn (V, 4);
     oc = kda_recurrent (q, k, v, -rand (K, 4), rand (4, 1), 'UseQKL2Norm', true);
     dqc = kda_recurrent_bwd (q, k, v, -rand (K, 4), rand (4, 1), randn (V, 4), [], 'UseQKL2Norm', true);
-    res(end+1) = drv_row (6, 'L2 norm (C core): zero q column gives o_t = 0 and dq_t = 0 (max abs)', F, ...
-                          max (abs ([oc(:, 2); dqc(:, 2)])), 0);
+    res(end+1) = lab_row ('derivations', 'L2 norm (C core): zero q column gives o_t = 0 and dq_t = 0 (max abs)', ...
+                          max (abs ([oc(:, 2); dqc(:, 2)])), 0, 'eq', 6, 'file', F);
   else
     res(end+1) = drv_skip (6, 'L2 norm (C core): zero column semantics', F, 0, why);
   end
@@ -143,12 +147,14 @@ function res = check_recurrence ()
   big = ref_softplus ([-1e4 1e4 -800 800]);
   r = max ([r, abs(big(2) - 1e4) / 1e4, abs(big(4) - 800) / 800, double(big(1) ~= 0), ...
             double(~ all (isfinite (big)))]);
-  res(end+1) = drv_row (7, 'softplus = max(x,0) + log1p(exp(-|x|)): vs log1p(exp(x)), finite at +-1e4', F, r, 4 * eps);
+  res(end+1) = lab_row ('derivations', 'softplus = max(x,0) + log1p(exp(-|x|)): vs log1p(exp(x)), finite at +-1e4', r, 4 * eps, ...
+                        'eq', 7, 'file', F);
   ref = 1 ./ (1 + exp (-xs));
   sg = ref_sigmoid ([xs, -1e4, 1e4, -800, 800]);
   r = max ([abs(sg(1:numel (xs)) - ref) ./ ref, double(~ all (isfinite (sg))), abs(sg(end-2) - 1), ...
             abs(sg(end) - 1), sg(end-3)]);
-  res(end+1) = drv_row (8, 'overflow-free sigmoid: vs 1/(1+exp(-x)), finite at +-1e4', F, r, 4 * eps);
+  res(end+1) = lab_row ('derivations', 'overflow-free sigmoid: vs 1/(1+exp(-x)), finite at +-1e4', r, 4 * eps, ...
+                        'eq', 8, 'file', F);
 
   graw = randn (K, 4); alog = 0.3; dtb = randn (K, 1); dgu = randn (K, 4);
   for lb = {[], -5}
@@ -160,9 +166,11 @@ function res = check_recurrence ()
     r = max ([la_ratio(fd_gradient (f1, graw), dgr), la_ratio(fd_gradient (f2, alog), dal), ...
               la_ratio(fd_gradient (f3, dtb), ddt)]);
     if (isempty (lb{1}))
-      res(end+1) = drv_row (9, 'gate -exp(ALog) softplus(g + DtBias): dg, dALog, dDtBias vs finite differences', F, r, tfd);
+      res(end+1) = lab_row ('derivations', 'gate -exp(ALog) softplus(g + DtBias): dg, dALog, dDtBias vs finite differences', r, tfd, ...
+                            'eq', 9, 'file', F);
     else
-      res(end+1) = drv_row (10, 'gate lb sigmoid(exp(ALog)(g + DtBias)), lb = -5: dg, dALog, dDtBias vs finite differences', F, r, tfd);
+      res(end+1) = lab_row ('derivations', 'gate lb sigmoid(exp(ALog)(g + DtBias)), lb = -5: dg, dALog, dDtBias vs finite differences', r, tfd, ...
+                            'eq', 10, 'file', F);
     end
   end
   braw = randn (1, 6); dbu = randn (1, 6); r = 0;
@@ -170,7 +178,8 @@ function res = check_recurrence ()
     [~, back] = ref_beta (braw, neg);
     r = max (r, la_ratio (fd_gradient (@(z) sum (dbu .* ref_beta (z, neg)), braw), back (dbu)));
   end
-  res(end+1) = drv_row (11, 'beta = f sigmoid(b), f = 1, 2: db = dbeta f s (1 - s) vs finite differences', F, r, tfd);
+  res(end+1) = lab_row ('derivations', 'beta = f sigmoid(b), f = 1, 2: db = dbeta f s (1 - s) vs finite differences', r, tfd, ...
+                        'eq', 11, 'file', F);
 
   % the C core through all transforms (forward, and backward against
   % finite differences of the plain forward with the transforms)
@@ -189,10 +198,11 @@ function res = check_recurrence ()
       fe = lb ~= 0;
       [oc, Sc] = kda_recurrent (q, k, v, graw, braw, opts{:});
       [op, Sp] = ref_forward ('kda', q, k, v, graw, braw, opts{:});
-      res(end+1) = drv_row (9 + fe, sprintf (['kda_recurrent with UseQKL2Norm, GateInKernel%s, BetaSigmoid%s ' ...
+      res(end+1) = lab_row ('derivations', sprintf (['kda_recurrent with UseQKL2Norm, GateInKernel%s, BetaSigmoid%s ' ...
                             '(C core) vs plain transforms + recurrence'], ...
                             pick (fe, ' + LowerBound', ''), pick (fe, ' + AllowNegEigval', '')), ...
-                            F, max (la_ratio (op, oc), la_ratio (Sp, Sc)), tcore);
+                            max (la_ratio (op, oc), la_ratio (Sp, Sc)), tcore, ...
+                            'eq', 9 + fe, 'file', F);
       out = cell (1, 8);
       [out{:}] = kda_recurrent_bwd (q, k, v, graw, braw, dO, dST, opts{:});
       args = {q, k, v, graw, braw, alog, dtb, S0};
@@ -202,8 +212,9 @@ function res = check_recurrence ()
         f = @(z) tf_loss (setarg (args, ia(a), z), opts, dO, dST);
         r = max (r, la_ratio (fd_gradient (f, args{ia(a)}), out{a}));
       end
-      res(end+1) = drv_row (9 + fe, ['kda_recurrent_bwd (C core) through all transforms: ' ...
-                            'all 8 gradients vs finite differences'], F, r, 1e-6);
+      res(end+1) = lab_row ('derivations', ['kda_recurrent_bwd (C core) through all transforms: ' ...
+                            'all 8 gradients vs finite differences'], r, 1e-6, ...
+                            'eq', 9 + fe, 'file', F);
     end
   else
     res(end+1) = drv_skip (9, 'C core through the transforms, forward and backward', F, tcore, why);
@@ -218,8 +229,9 @@ function res = check_recurrence ()
     r = max (r, la_ratio (S3(:, :, t) - Sp, d.k(:, t) * st.u(:, t)'));
     S = S3(:, :, t);
   end
-  res(end+1) = drv_row (12, ['delta form: S_t - S''_t of the transition form (3) = k_t u_t^T ' ...
-                        'with the deltas u_t = beta_t (v_t - p_t) of the reference'], F, r, tol);
+  res(end+1) = lab_row ('derivations', ['delta form: S_t - S''_t of the transition form (3) = k_t u_t^T ' ...
+                        'with the deltas u_t = beta_t (v_t - p_t) of the reference'], r, tol, ...
+                        'eq', 12, 'file', F);
 
   %% section 'BPTT step': (13)-(18), one reverse step against finite differences
   for gdn = [false true]
@@ -239,22 +251,27 @@ function res = check_recurrence ()
     Lf = @(qq, kk, vv, gg, bb, SS) step_loss (qq, kk, vv, gg, bb, SS, e.s, dOt, dSt);
     tag = pick (gdn, 'GDN', 'KDA');
     if (~ gdn)
-      res(end+1) = drv_row (13, 'BPTT step: dq = s S_t do (with dS += s q do^T) vs finite differences', F, ...
-                            la_ratio (fd_gradient (@(z) Lf (z, e.k, e.v, e.g, e.beta, Sprev), e.q), dq), tfd);
-      res(end+1) = drv_row (14, 'BPTT step: dk = dS u + S'' dp, du = dS^T k vs finite differences', F, ...
-                            la_ratio (fd_gradient (@(z) Lf (e.q, z, e.v, e.g, e.beta, Sprev), e.k), dk), tfd);
+      res(end+1) = lab_row ('derivations', 'BPTT step: dq = s S_t do (with dS += s q do^T) vs finite differences', ...
+                            la_ratio (fd_gradient (@(z) Lf (z, e.k, e.v, e.g, e.beta, Sprev), e.q), dq), tfd, ...
+                            'eq', 13, 'file', F);
+      res(end+1) = lab_row ('derivations', 'BPTT step: dk = dS u + S'' dp, du = dS^T k vs finite differences', ...
+                            la_ratio (fd_gradient (@(z) Lf (e.q, z, e.v, e.g, e.beta, Sprev), e.k), dk), tfd, ...
+                            'eq', 14, 'file', F);
       r = max (la_ratio (fd_gradient (@(z) Lf (e.q, e.k, z, e.g, e.beta, Sprev), e.v), dv), ...
                la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, e.g, z, Sprev), e.beta), dbeta));
-      res(end+1) = drv_row (15, 'BPTT step: dbeta = du.(v - p), dv = beta du vs finite differences', F, r, tfd);
+      res(end+1) = lab_row ('derivations', 'BPTT step: dbeta = du.(v - p), dv = beta du vs finite differences', r, tfd, ...
+                            'eq', 15, 'file', F);
       fsp = @(z) sp_loss (z, e.q, e.k, e.v, e.beta, e.s, dOt, dSt);
-      res(end+1) = drv_row (16, 'BPTT step: dS'' = dS + k dp^T vs finite differences in S''', F, ...
-                            la_ratio (fd_gradient (fsp, Sp), dSp), tfd);
-      res(end+1) = drv_row (18, 'BPTT step: dS_{t-1} = Diag(a) dS'' vs finite differences', F, ...
-                            la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, e.g, e.beta, z), Sprev), dSprev), tfd);
+      res(end+1) = lab_row ('derivations', 'BPTT step: dS'' = dS + k dp^T vs finite differences in S''', ...
+                            la_ratio (fd_gradient (fsp, Sp), dSp), tfd, 'eq', 16, 'file', F);
+      res(end+1) = lab_row ('derivations', 'BPTT step: dS_{t-1} = Diag(a) dS'' vs finite differences', ...
+                            la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, e.g, e.beta, z), Sprev), dSprev), tfd, ...
+                            'eq', 18, 'file', F);
     end
-    res(end+1) = drv_row (17, sprintf ('BPTT step (%s): dg = sum_j dS''(:,j) .* S''(:,j)%s vs finite differences', ...
-                          tag, pick (gdn, ' summed over k', '')), F, ...
-                          la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, z, e.beta, Sprev), e.g), dgk), tfd);
+    res(end+1) = lab_row ('derivations', sprintf ('BPTT step (%s): dg = sum_j dS''(:,j) .* S''(:,j)%s vs finite differences', ...
+                          tag, pick (gdn, ' summed over k', '')), ...
+                          la_ratio (fd_gradient (@(z) Lf (e.q, e.k, e.v, z, e.beta, Sprev), e.g), dgk), tfd, ...
+                          'eq', 17, 'file', F);
   end
 
   %% section 'BPTT': (19) the whole backward vs finite differences, and vs the C core
@@ -269,8 +286,8 @@ function res = check_recurrence ()
       f = @(z) full_loss (setarg (args, a, z), e.s, dO, dST);
       r = max (r, la_ratio (fd_gradient (f, args{a}), g{a}));
     end
-    res(end+1) = drv_row (19, sprintf ('BPTT (%s, T = 8): dq dk dv dg dbeta dS0 vs finite differences', ...
-                          pick (gdn, 'GDN', 'KDA')), F, r, tfd);
+    res(end+1) = lab_row ('derivations', sprintf ('BPTT (%s, T = 8): dq dk dv dg dbeta dS0 vs finite differences', ...
+                          pick (gdn, 'GDN', 'KDA')), r, tfd, 'eq', 19, 'file', F);
     if (have_bwd)
       c = cell (1, 6);
       if (gdn)
@@ -284,8 +301,9 @@ function res = check_recurrence ()
       for a = 1:6
         r = max (r, la_ratio (g{a}, c{a}));
       end
-      res(end+1) = drv_row (19, sprintf ('BPTT (%s): plain vs %s_recurrent_bwd (C core)', ...
-                            pick (gdn, 'GDN', 'KDA'), pick (gdn, 'gdn', 'kda')), F, r, tcore);
+      res(end+1) = lab_row ('derivations', sprintf ('BPTT (%s): plain vs %s_recurrent_bwd (C core)', ...
+                            pick (gdn, 'GDN', 'KDA'), pick (gdn, 'gdn', 'kda')), r, tcore, ...
+                            'eq', 19, 'file', F);
     else
       res(end+1) = drv_skip (19, 'BPTT: plain vs *_recurrent_bwd (C core)', F, tcore, why);
     end
@@ -305,7 +323,8 @@ function res = check_recurrence ()
       r = max (r, la_ratio (ref{a}, g{a}));
     end
   end
-  res(end+1) = drv_row (20, 'checkpointed BPTT, C = 1, 2, 5, 7, 23, 40 vs keeping every state (T = 23)', F, r, tol);
+  res(end+1) = lab_row ('derivations', 'checkpointed BPTT, C = 1, 2, 5, 7, 23, 40 vs keeping every state (T = 23)', r, tol, ...
+                        'eq', 20, 'file', F);
   res = [res, drv_peak_rows(20)];
   if (have_bwd)
     rand ('state', 8); randn ('state', 8);
@@ -320,7 +339,8 @@ function res = check_recurrence ()
         r = max (r, la_ratio (c1{a}, c2{a}));
       end
     end
-    res(end+1) = drv_row (20, 'kda_recurrent_bwd (C core): ChunkSize 1, 4, 7, 64 vs 30 (T = 30)', F, r, tcore);
+    res(end+1) = lab_row ('derivations', 'kda_recurrent_bwd (C core): ChunkSize 1, 4, 7, 64 vs 30 (T = 30)', r, tcore, ...
+                          'eq', 20, 'file', F);
   else
     res(end+1) = drv_skip (20, 'kda_recurrent_bwd (C core): checkpoint interval invariance', F, tcore, why);
   end
@@ -331,11 +351,11 @@ function res = check_recurrence ()
   Sd = a1 .* d.S0;                                           % S'_t = Diag(a_t) S_{t-1}
   loss = @(S) 0.5 * sum ((S' * k1 - v1) .^ 2);
   grad = k1 * (Sd' * k1 - v1)';
-  res(end+1) = drv_row (21, 'gradient of 1/2 |S''k - v|^2 = k (S''k - v)'' vs finite differences', FB, ...
-                        la_ratio (fd_gradient (loss, Sd), grad), tfd);
+  res(end+1) = lab_row ('derivations', 'gradient of 1/2 |S''k - v|^2 = k (S''k - v)'' vs finite differences', ...
+                        la_ratio (fd_gradient (loss, Sd), grad), tfd, 'eq', 21, 'file', FB);
   [~, ~, st1] = ref_recurrence (d.q, k1, v1, d.g, b1, d.S0, d.s);
-  res(end+1) = drv_row (21, 'step (1) = S'' - beta grad(S'') (one SGD step with rate beta)', FB, ...
-                        la_ratio (st1.S(:, :, 1), Sd - b1 * grad), tol);
+  res(end+1) = lab_row ('derivations', 'step (1) = S'' - beta grad(S'') (one SGD step with rate beta)', ...
+                        la_ratio (st1.S(:, :, 1), Sd - b1 * grad), tol, 'eq', 21, 'file', FB);
   r = 0;
   for gdn = [false true]
     d = drv_data (K, V, T, gdn, -1, 13 + gdn);
@@ -348,7 +368,8 @@ function res = check_recurrence ()
       r = max (r, la_ratio (st.S(:, :, t), S));
     end
   end
-  res(end+1) = drv_row (23, 'S_t = Phi_t S_{t-1} + beta k v'', Phi_t = Diag(a) - beta k (a.*k)'' (DPLR), KDA and GDN', FB, r, tol);
+  res(end+1) = lab_row ('derivations', 'S_t = Phi_t S_{t-1} + beta k v'', Phi_t = Diag(a) - beta k (a.*k)'' (DPLR), KDA and GDN', r, tol, ...
+                        'eq', 23, 'file', FB);
 
   [~, ix] = sort ([res.eq]);
   res = res(ix);

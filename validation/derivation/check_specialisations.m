@@ -10,7 +10,7 @@ function res = check_specialisations ()
   % (eq the strings 'G1', 'G2', 'P1', 'P2', 'P3').
   drv_lib ();
   F = 'docs/gdn.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   rand ('state', 31);  randn ('state', 31);
   c = 24;  K = 8;  V = 5;
   k = randn (c, K);  k = k ./ sqrt (sum (k .^ 2, 2));
@@ -25,8 +25,9 @@ function res = check_specialisations ()
   Aqk1 = s * tril (Gam .* (q * k'));
   M0 = ref_gated (k, k, g, 'Strict', true);
   Aqk0 = s * ref_gated (q, k, g);
-  res(end+1) = drv_row ('G1', 'GDN: M and A^qk as Gamma .* (K K'') and Gamma .* (Q K'') vs the per-channel gated product', ...
-                        F, max (norm (M1 - M0, 1) / norm (M0, 1), norm (Aqk1 - Aqk0, 1) / norm (Aqk0, 1)), 1e-13);
+  res(end+1) = lab_row ('derivations', 'GDN: M and A^qk as Gamma .* (K K'') and Gamma .* (Q K'') vs the per-channel gated product', ...
+                        max (norm (M1 - M0, 1) / norm (M0, 1), norm (Aqk1 - Aqk0, 1) / norm (Aqk0, 1)), 1e-13, ...
+                        'eq', 'G1', 'file', F);
 
   %% section 'gdn gate gradient': (G2) one c x c product and a two-sided prefix sum
   % For a loss sum_ij Pbar_ij Pi_ij(g) over a gated product Pi (strictly
@@ -41,8 +42,8 @@ function res = check_specialisations ()
     gb(t) = sum (sum (W(t:c, 1:t - 1)));        % rows i >= t, columns j < t
   end
   fd = fd_gradient (f, g);
-  res(end+1) = drv_row ('G2', 'GDN gate gradient sum_{j<t<=i} Pbar_ij Pi_ij vs central differences', ...
-                        F, norm (gb - fd) / norm (fd), 1e-7);
+  res(end+1) = lab_row ('derivations', 'GDN gate gradient sum_{j<t<=i} Pbar_ij Pi_ij vs central differences', ...
+                        norm (gb - fd) / norm (fd), 1e-7, 'eq', 'G2', 'file', F);
 
   %% section 'per-channel step': (P1) each value column with its own transition
   T = 9;
@@ -57,22 +58,24 @@ function res = check_specialisations ()
     end
     o1(:, t) = s * S' * qq(:, t);
   end
-  res(end+1) = drv_row ('P1', 'per-channel beta: column j with its own transition (I - beta_tj k k'') Diag(a) vs the step', ...
-                        F, max (la_ratio (o_ref, o1), la_ratio (S_ref, S)), 1e-13);
+  res(end+1) = lab_row ('derivations', 'per-channel beta: column j with its own transition (I - beta_tj k k'') Diag(a) vs the step', ...
+                        max (la_ratio (o_ref, o1), la_ratio (S_ref, S)), 1e-13, ...
+                        'eq', 'P1', 'file', F);
 
   %% section 'per-channel gradient': (P2) dbeta_tj = du_tj (v_tj - p_tj)
   dO = randn (V, T);  dST = randn (K, V);
   db = pc_bptt (qq, kk, vv, gg, bb, S0, s, dO, dST, st);
   L = @(b) sum (sum (dO .* pc_out (qq, kk, vv, gg, b, S0, s))) + sum (sum (dST .* pc_state (qq, kk, vv, gg, b, S0, s)));
   fdb = fd_gradient (L, bb);
-  res(end+1) = drv_row ('P2', 'per-channel beta: dbeta = du .* (v - p) (BPTT) vs central differences', ...
-                        F, norm (db(:) - fdb(:)) / norm (fdb(:)), 1e-7);
+  res(end+1) = lab_row ('derivations', 'per-channel beta: dbeta = du .* (v - p) (BPTT) vs central differences', ...
+                        norm (db(:) - fdb(:)) / norm (fdb(:)), 1e-7, 'eq', 'P2', 'file', F);
   if (drv_have ('kda_recurrent_bwd'))
     [~, ~, ~, ~, dbc] = kda_recurrent_bwd (qq, kk, vv, gg, bb, dO, dST, 'InitialState', S0, 'Scale', s);
-    res(end+1) = drv_row ('P2', 'per-channel beta: C core kda_recurrent_bwd dbeta (V x T) vs (P2)', ...
-                          F, la_ratio (db, dbc), 1e-12);
+    res(end+1) = lab_row ('derivations', 'per-channel beta: C core kda_recurrent_bwd dbeta (V x T) vs (P2)', ...
+                          la_ratio (db, dbc), 1e-12, 'eq', 'P2', 'file', F);
   else
-    res(end+1) = drv_row ('P2', 'per-channel beta: C core [skipped (kda_recurrent_bwd not built)]', F, NaN, 1e-12);
+    res(end+1) = lab_row ('derivations', 'per-channel beta: C core [skipped (kda_recurrent_bwd not built)]', NaN, 1e-12, ...
+                          'eq', 'P2', 'file', F);
   end
 
   %% section 'per-channel chunk': (P3) one triangular system per value column
@@ -88,8 +91,9 @@ function res = check_specialisations ()
   end
   o3 = (s * QG * H + Aq * U)';
   S3 = exp (Gc(T, :))' .* H + KC' * U;
-  res(end+1) = drv_row ('P3', 'per-channel beta, one chunk: V systems L_j u_j = Diag(beta_:j)(v_j - K_G H_j) vs the recurrence', ...
-                        F, max (la_ratio (o_ref, o3), la_ratio (S_ref, S3)), 1e-12);
+  res(end+1) = lab_row ('derivations', 'per-channel beta, one chunk: V systems L_j u_j = Diag(beta_:j)(v_j - K_G H_j) vs the recurrence', ...
+                        max (la_ratio (o_ref, o3), la_ratio (S_ref, S3)), 1e-12, ...
+                        'eq', 'P3', 'file', F);
 end
 
 function o = pc_out (q, k, v, g, b, S0, s)

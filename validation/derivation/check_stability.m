@@ -11,7 +11,7 @@ function res = check_stability ()
   % Returns a struct array with fields eq, name, file, residual, bound, pass.
   drv_lib ();
   F = 'docs/stability.md';
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   es = double (eps ('single'));
   have = drv_have ('kda_chunk') && drv_have ('kda_chunk_bwd') && drv_have ('kda_recurrent_bwd');
   why = 'kda_chunk not built';
@@ -22,9 +22,10 @@ function res = check_stability ()
   td = find (isinf (exp (-G)), 1);
   ps = floor (log (double (realmax ('single'))) / 30) + 1;
   pd = floor (log (realmax) / 30) + 1;
-  res(end+1) = drv_row (59, sprintf (['g = -30: exp(-G_t) first overflows at step %d in single ' ...
+  res(end+1) = lab_row ('derivations', sprintf (['g = -30: exp(-G_t) first overflows at step %d in single ' ...
                         '(predicted %d, log(realmax) = %.2f) and %d in double (predicted %d)'], ...
-                        ts, ps, log (double (realmax ('single'))), td, pd), F, abs (ts - ps) + abs (td - pd), 0);
+                        ts, ps, log (double (realmax ('single'))), td, pd), abs (ts - ps) + abs (td - pd), 0, ...
+                        'eq', 59, 'file', F);
 
   % a chunk of c = 64 steps, K = 8: half the channels strong (g in [-30, 0]),
   % half mild (g in [-0.05, 0])
@@ -38,18 +39,20 @@ function res = check_stability ()
   %% section 'naive': (60) the factorised form exp(G_i) x_i . exp(-G_j) y_j
   Pn = tril ((exp (single (Gc)) .* single (x)) * (exp (single (-Gc)) .* single (y))');
   nbad = sum (~ isfinite (Pn(:)));
-  res(end+1) = drv_row (60, sprintf (['naive factorised product in single, g down to -30: %d of %d ' ...
-                        'entries Inf/NaN (residual 1 if none)'], nbad, c * (c + 1) / 2), F, double (nbad == 0), 0);
+  res(end+1) = lab_row ('derivations', sprintf (['naive factorised product in single, g down to -30: %d of %d ' ...
+                        'entries Inf/NaN (residual 1 if none)'], nbad, c * (c + 1) / 2), double (nbad == 0), 0, ...
+                        'eq', 60, 'file', F);
 
   %% section 'reference point': (61) off-diagonal sub-blocks through the reference row
   stable = {'Scheme', 'stable', 'BlockSize', bs};
   [Ps, fmax] = ref_gated (single (x), single (y), single (g), stable{:});
-  res(end+1) = drv_row (61, 'every decay factor formed by the scheme is <= 1 (residual max(0, fmax - 1))', F, ...
-                        max (0, double (fmax) - 1), 0);
+  res(end+1) = lab_row ('derivations', 'every decay factor formed by the scheme is <= 1 (residual max(0, fmax - 1))', ...
+                        max (0, double (fmax) - 1), 0, 'eq', 61, 'file', F);
   Pd = ref_gated (x, y, g, stable{:});
-  res(end+1) = drv_row (61, 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', F, ...
-                        la_ratio (Pref, Pd), 1e-14);
-  res(end+1) = drv_row (61, 'scheme in single vs double reference: ratio', F, la_ratio (Pref, Ps), 1e-5);
+  res(end+1) = lab_row ('derivations', 'scheme in double vs the difference-first reference (c = 64, blocks of 16)', ...
+                        la_ratio (Pref, Pd), 1e-14, 'eq', 61, 'file', F);
+  res(end+1) = lab_row ('derivations', 'scheme in single vs double reference: ratio', la_ratio (Pref, Ps), 1e-5, ...
+                        'eq', 61, 'file', F);
 
   %% section 'running products': (62) exp(G_i - G_j) = prod_{t=j+1..i} a_t in single
   as = single (exp (g));
@@ -65,8 +68,8 @@ function res = check_stability ()
       end
     end
   end
-  res(end+1) = drv_row (62, ['running product in single: relative error / ((i - j + 1) eps_single), ' ...
-                        'over all pairs with a normal result'], F, r, 1);
+  res(end+1) = lab_row ('derivations', ['running product in single: relative error / ((i - j + 1) eps_single), ' ...
+                        'over all pairs with a normal result'], r, 1, 'eq', 62, 'file', F);
 
   %% section 'underflow': (63) entrywise error bound with rounding and underflow terms
   % on the mixed gates above, and on gates strong in every channel (g in
@@ -84,9 +87,9 @@ function res = check_stability ()
     tolP = (2 * c + K) * es * absP + K * max (abs (x(:))) * max (abs (y(:))) * double (realmin ('single'));
     r = max (abs (double (P(m)) - Pr(m)) ./ tolP(m));
     nz = sum (P(m) == 0 & Pr(m) ~= 0);
-    res(end+1) = drv_row (63, sprintf (['%s gates: |P_single - P| <= (2c + K) eps |x||y|e + K max|x| max|y| ' ...
+    res(end+1) = lab_row ('derivations', sprintf (['%s gates: |P_single - P| <= (2c + K) eps |x||y|e + K max|x| max|y| ' ...
                           'realmin_single (%d of %d entries flushed to 0)'], pick (t == 1, 'mixed', 'strong'), ...
-                          nz, sum (m(:))), F, r, 1);
+                          nz, sum (m(:))), r, 1, 'eq', 63, 'file', F);
   end
 
   %% section 'accuracy': (64) the accuracy metric, strong gates
@@ -98,11 +101,12 @@ function res = check_stability ()
   [oref, Sref] = ref_recurrence (q, k, v, gs, beta, S0, s);
   [o1, S1] = ref_chunk_fwd (q, k, v, gs, beta, S0, s, 64, 'Format', 'single', 'Scheme', 'stable');
   ok = all (isfinite ([o1(:); S1(:)]));
-  res(end+1) = drv_row (64, sprintf ('plain single chunked forward (scheme of 61-62), T = %d, C = 64: ratio of o and S (finite: %d)', T, ok), ...
-                        F, max (la_ratio (oref, o1), la_ratio (Sref, S1)) + ~ ok, 1e-4);
+  res(end+1) = lab_row ('derivations', sprintf ('plain single chunked forward (scheme of 61-62), T = %d, C = 64: ratio of o and S (finite: %d)', T, ok), ...
+                        max (la_ratio (oref, o1), la_ratio (Sref, S1)) + ~ ok, 1e-4, ...
+                        'eq', 64, 'file', F);
   [o2, S2] = ref_chunk_fwd (q, k, v, gs, beta, S0, s, 64);
-  res(end+1) = drv_row (64, 'plain double chunked forward vs double recurrent, same strong gates', F, ...
-                        max (la_ratio (oref, o2), la_ratio (Sref, S2)), 1e-12);
+  res(end+1) = lab_row ('derivations', 'plain double chunked forward vs double recurrent, same strong gates', ...
+                        max (la_ratio (oref, o2), la_ratio (Sref, S2)), 1e-12, 'eq', 64, 'file', F);
   if (have)
     Tc = 1000;
     rand ('state', 103); randn ('state', 103);
@@ -114,10 +118,11 @@ function res = check_stability ()
     [oc, Sc] = kda_chunk (single (q), single (k), single (v), single (gs), single (beta), opts{:});
     [ocd, Scd] = kda_chunk (q, k, v, gs, beta, opts{:});
     fin = all (isfinite ([oc(:); Sc(:)]));
-    res(end+1) = drv_row (64, sprintf ('kda_chunk single (C core) vs kda_recurrent double, T = %d, B = 2, g down to -30 (finite: %d)', Tc, fin), ...
-                          F, max (la_ratio (od, oc), la_ratio (Sd, Sc)) + ~ fin, 1e-4);
-    res(end+1) = drv_row (64, 'kda_chunk double vs kda_recurrent double, same strong gates', F, ...
-                          max (la_ratio (od, ocd), la_ratio (Sd, Scd)), 1e-10);
+    res(end+1) = lab_row ('derivations', sprintf ('kda_chunk single (C core) vs kda_recurrent double, T = %d, B = 2, g down to -30 (finite: %d)', Tc, fin), ...
+                          max (la_ratio (od, oc), la_ratio (Sd, Sc)) + ~ fin, 1e-4, ...
+                          'eq', 64, 'file', F);
+    res(end+1) = lab_row ('derivations', 'kda_chunk double vs kda_recurrent double, same strong gates', ...
+                          max (la_ratio (od, ocd), la_ratio (Sd, Scd)), 1e-10, 'eq', 64, 'file', F);
     gd = cell (1, 6); gsn = gd;
     [gd{:}] = kda_recurrent_bwd (q, k, v, gs, beta, dO, [], opts{:});
     [gsn{:}] = kda_chunk_bwd (single (q), single (k), single (v), single (gs), single (beta), single (dO), [], opts{:});
@@ -126,8 +131,8 @@ function res = check_stability ()
       r = max (r, la_ratio (gd{i}, gsn{i}));
       fin = fin && all (isfinite (gsn{i}(:)));
     end
-    res(end+1) = drv_row (64, sprintf ('kda_chunk_bwd single (C core) vs kda_recurrent_bwd double: all gradients (finite: %d)', fin), ...
-                          F, r + ~ fin, 1e-4);
+    res(end+1) = lab_row ('derivations', sprintf ('kda_chunk_bwd single (C core) vs kda_recurrent_bwd double: all gradients (finite: %d)', fin), ...
+                          r + ~ fin, 1e-4, 'eq', 64, 'file', F);
   else
     res(end+1) = drv_skip (64, 'kda_chunk / kda_chunk_bwd single (C core) vs double, strong gates', F, 1e-4, why);
   end
@@ -139,8 +144,8 @@ function res = check_stability ()
     rel = (double (ref_round (single (x), f{1})) - double (single (x))) ./ double (single (x));
     r = max (r, abs (sqrt (mean (rel .^ 2)) / (f{2} / sqrt (8 * log (2))) - 1));
   end
-  res(end+1) = drv_row (69, 'rms relative error of one rounding to bf16, fp16 vs eps_f / sqrt(8 ln 2) (relative difference)', ...
-                        'docs/emulation.md', r, 0.01);
+  res(end+1) = lab_row ('derivations', 'rms relative error of one rounding to bf16, fp16 vs eps_f / sqrt(8 ln 2) (relative difference)', ...
+                        r, 0.01, 'eq', 69, 'file', 'docs/emulation.md');
 
   [~, ix] = sort ([res.eq]);
   res = res(ix);

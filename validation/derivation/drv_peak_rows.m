@@ -16,7 +16,7 @@ function res = drv_peak_rows (eq)
   %    Every T of the grid is at least C: the core clips C to the longest
   %    sequence, which would change the workspace.
   F = pick (eq == 20, 'docs/recurrence.md', 'docs/chunk_backward.md');
-  res = drv_row (0, '', F, 0, 0); res(1) = [];
+  res = lab_row ();
   K = 5; V = 6; V4 = 4 * ceil (V / 4);
   if (eq == 20)
     grid = [23 1; 23 2; 23 5; 23 7; 23 23; 23 40; 100 16; 130 64; 200 7];   % T C
@@ -40,7 +40,7 @@ function res = drv_peak_rows (eq)
   end
   for i = 1:2
     if (isempty (why))
-      res(end+1) = drv_row (eq, names{i}, F, residual(i), bounds(i));
+      res(end+1) = lab_row ('derivations', names{i}, residual(i), bounds(i), 'eq', eq, 'file', F);
     else
       res(end+1) = drv_skip (eq, names{i}, F, bounds(i), why);
     end

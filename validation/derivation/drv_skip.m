@@ -1,5 +1,6 @@
 function r = drv_skip (eq, name, file, bound, why)
   % r = drv_skip (eq, name, file, bound, why): a check that could not run
   % (residual NaN, pass false, the reason appended to the name).
-  r = drv_row (eq, sprintf ('%s [skipped (%s)]', name, why), file, NaN, bound);
+  r = lab_row ('derivations', sprintf ('%s [skipped (%s)]', name, why), NaN, bound, ...
+               'eq', eq, 'file', file);
 end

@@ -21,7 +21,7 @@ function [rows, R] = hz_exp_bugs (mode, figdir)
   end
   R.strengths = [0.03 0.1 0.3 1];
   R.bugs = {'log2_exp', 'ln_exp2', 'regate_vnew'};
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   for s0 = [0 1]
     for ib = 1:numel (R.bugs)
       bug = R.bugs{ib};
@@ -29,11 +29,11 @@ function [rows, R] = hz_exp_bugs (mode, figdir)
       [verdict, why] = hazard_signature (E, R.C, max (Serr));
       want = strrep (bug, 'ln_exp2', 'log2_exp');
       tag = sprintf ('%s, S0 %s', bug, pick (s0 == 0, 'zero', 'random'));
-      rows(end + 1) = hz_row (['bug ' tag ': worst error of o'], max (E(:)), 1e-2, 'atleast');
-      rows(end + 1) = hz_row (['bug ' tag ': error of o in the first chunk'], max (max (E(1:R.C, :))));
-      rows(end + 1) = hz_row (['bug ' tag ': ratio of the final state'], max (Serr));
-      rows(end + 1) = hz_row (['bug ' tag ': hazard_signature names it (1 = yes)'], ...
-                              double (strcmp (verdict, want)), 1, 'atleast');
+      rows(end + 1) = lab_row ('hazards', ['bug ' tag ': worst error of o'], max (E(:)), 1e-2, 'kind', 'atleast');
+      rows(end + 1) = lab_row ('hazards', ['bug ' tag ': error of o in the first chunk'], max (max (E(1:R.C, :))), NaN, 'reported');
+      rows(end + 1) = lab_row ('hazards', ['bug ' tag ': ratio of the final state'], max (Serr), NaN, 'reported');
+      rows(end + 1) = lab_row ('hazards', ['bug ' tag ': hazard_signature names it (1 = yes)'], ...
+                               double (strcmp (verdict, want)), 1, 'kind', 'atleast');
       rows(end).detail = [verdict ': ' why];
       if (s0 == 1)
         R.E.(bug) = E;  R.Serr.(bug) = Serr;  R.verdict.(bug) = verdict;
@@ -41,9 +41,9 @@ function [rows, R] = hz_exp_bugs (mode, figdir)
     end
   end
   [E, Serr] = run_bug ('none', K, T, R.C, R.strengths, 1);
-  rows(end + 1) = hz_row ('bug none (correct kernel): worst error of o', max (E(:)), 1e-12);
-  rows(end + 1) = hz_row ('bug none: hazard_signature says none (1 = yes)', ...
-                          double (strcmp (hazard_signature (E, R.C, max (Serr)), 'none')), 1, 'atleast');
+  rows(end + 1) = lab_row ('hazards', 'bug none (correct kernel): worst error of o', max (E(:)), 1e-12);
+  rows(end + 1) = lab_row ('hazards', 'bug none: hazard_signature says none (1 = yes)', ...
+                           double (strcmp (hazard_signature (E, R.C, max (Serr)), 'none')), 1, 'kind', 'atleast');
   if (~isempty (figdir))
     plot_bugs (R, fullfile (figdir, 'hazards_bugs.png'));
   end

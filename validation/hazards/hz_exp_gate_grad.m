@@ -35,20 +35,20 @@ function [rows, R] = hz_exp_gate_grad (mode, figdir)
     R.refbound(is) = (c + 4) * eps / 2 * norm (cnd(2:end, :) .* abs (gref(2:end, :)), 'fro') ...
                      / norm (gref, 'fro');
   end
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
-  rows(end + 1) = hz_row ('gate gradient: error bound of the reference, worst s', max (R.refbound), 1e-12);
-  rows(end + 1) = hz_row ('gate gradient (51b) double, worst over s = 1..30', max (R.err(:, 2)), 1e-10);
-  rows(end + 1) = hz_row ('gate gradient (51b) single, worst over s = 1..30', max (R.err(:, 4)), 1e-4);
+  rows = lab_row ();
+  rows(end + 1) = lab_row ('hazards', 'gate gradient: error bound of the reference, worst s', max (R.refbound), 1e-12);
+  rows(end + 1) = lab_row ('hazards', 'gate gradient (51b) double, worst over s = 1..30', max (R.err(:, 2)), 1e-10);
+  rows(end + 1) = lab_row ('hazards', 'gate gradient (51b) single, worst over s = 1..30', max (R.err(:, 4)), 1e-4);
   for is = 1:numel (R.s)
     for j = [1 3]
-      rows(end + 1) = hz_row (sprintf ('gate gradient %s, g ~ -%g per step', R.labels{j}, R.s(is)), ...
-                              R.err(is, j));
+      rows(end + 1) = lab_row ('hazards', sprintf ('gate gradient %s, g ~ -%g per step', R.labels{j}, R.s(is)), ...
+                               R.err(is, j), NaN, 'reported');
     end
   end
-  rows(end + 1) = hz_row ('gate gradient (51) single at g ~ -30: relative error (all lost)', ...
-                          R.err(end, 3), 1, 'atleast');
-  rows(end + 1) = hz_row ('gate gradient (51) double at g ~ -30: above the double bound', ...
-                          R.err(end, 1), 1e-10, 'atleast');
+  rows(end + 1) = lab_row ('hazards', 'gate gradient (51) single at g ~ -30: relative error (all lost)', ...
+                           R.err(end, 3), 1, 'kind', 'atleast');
+  rows(end + 1) = lab_row ('hazards', 'gate gradient (51) double at g ~ -30: above the double bound', ...
+                           R.err(end, 1), 1e-10, 'kind', 'atleast');
   if (~isempty (figdir))
     plot_gate_grad (R, fullfile (figdir, 'hazards_gate_gradient.png'));
   end

@@ -85,7 +85,7 @@ function [meth, m] = parse_method (name)
 end
 
 function rows = make_rows (R)
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   ic = find (R.cs == 64);
   bound = struct ('double', 1e-10, 'single', 1e-4);
   for ir = 1:numel (R.regimes)
@@ -97,24 +97,24 @@ function rows = make_rows (R)
         if (isfield (bound, fmt) && ~strcmp (R.methods{im}, 'doubling'))
           b = bound.(fmt);
         end
-        rows(end + 1) = hz_row (name, R.errO(im, f, ir), b);
+        rows(end + 1) = lab_row ('hazards', name, R.errO(im, f, ir), b, pick (isnan (b), 'reported', ''));
       end
     end
   end
   % the truncated series: an error of the data, not of the format
   for m = [2 4 6]
-    rows(end + 1) = hz_row (sprintf ('inverse neumann m=%d, double, c=64, unit keys: ratio of A', m), ...
-                            R.errA(1 + m, 1, ic, 1));
-    rows(end + 1) = hz_row (sprintf ('inverse neumann m=%d, double, c=64, beta<2: ratio of A', m), ...
-                            R.errA(1 + m, 1, ic, 2), 1e-5, 'atleast');
+    rows(end + 1) = lab_row ('hazards', sprintf ('inverse neumann m=%d, double, c=64, unit keys: ratio of A', m), ...
+                             R.errA(1 + m, 1, ic, 1), NaN, 'reported');
+    rows(end + 1) = lab_row ('hazards', sprintf ('inverse neumann m=%d, double, c=64, beta<2: ratio of A', m), ...
+                             R.errA(1 + m, 1, ic, 2), 1e-5, 'kind', 'atleast');
   end
   % the doubling product: exact in exact arithmetic, unstable in single once
   % the powers of N grow (correlated keys)
   f = find (strcmp (R.fmts, 'single'));
-  rows(end + 1) = hz_row ('inverse doubling, single, c=64, correlated keys: ratio of A', ...
-                          R.errA(end - 1, f, ic, 4), 1e-4, 'atleast');
+  rows(end + 1) = lab_row ('hazards', 'inverse doubling, single, c=64, correlated keys: ratio of A', ...
+                           R.errA(end - 1, f, ic, 4), 1e-4, 'kind', 'atleast');
   for im = 1:numel (R.methods)
-    rows(end + 1) = hz_row (sprintf ('inverse %s: flops at c=64', R.methods{im}), R.flops(im, ic));
+    rows(end + 1) = lab_row ('hazards', sprintf ('inverse %s: flops at c=64', R.methods{im}), R.flops(im, ic), NaN, 'reported');
   end
 end
 

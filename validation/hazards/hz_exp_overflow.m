@@ -71,25 +71,25 @@ function [s_over, s_loss] = thresholds (R)
 end
 
 function rows = make_rows (R)
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   for ic = 1:size (R.cases, 1)
     for f = 1:numel (R.fmts)
       name = sprintf ('overflow %s L=%d sub-chunk %d, %s', R.cases{ic, :}, R.fmts{f});
-      rows(end + 1) = hz_row ([name ': first s (g per step) not finite'], R.s_over(ic, f));
-      rows(end + 1) = hz_row ([name ': first s losing accuracy'], R.s_loss(ic, f));
+      rows(end + 1) = lab_row ('hazards', [name ': first s (g per step) not finite'], R.s_over(ic, f), NaN, 'reported');
+      rows(end + 1) = lab_row ('hazards', [name ': first s losing accuracy'], R.s_loss(ic, f), NaN, 'reported');
     end
   end
   lib = strcmp (R.cases(:, 1), 'ref');
-  rows(end + 1) = hz_row ('overflow: library scheme, single, worst ratio over s = 0.1..30', ...
-                          max (max (R.err(lib, 1, :))), 1e-5);
-  rows(end + 1) = hz_row ('overflow: library scheme, any format, non-finite results', ...
-                          sum (sum (sum (isnan (R.err(lib, :, :))))), 0);
+  rows(end + 1) = lab_row ('hazards', 'overflow: library scheme, single, worst ratio over s = 0.1..30', ...
+                           max (max (R.err(lib, 1, :))), 1e-5);
+  rows(end + 1) = lab_row ('hazards', 'overflow: library scheme, any format, non-finite results', ...
+                           sum (sum (sum (isnan (R.err(lib, :, :))))), 0);
   % analytic thresholds: e^(s L) > realmax, ln realmax = 88.72 (single, bf16), 11.09 (fp16)
   plain64 = strcmp (R.cases(:, 1), 'plain') & [R.cases{:, 2}]' == 64;
-  rows(end + 1) = hz_row ('overflow: plain L=64 single not finite from s <= 88.72/(0.9*63) = 1.56', ...
-                          R.s_over(plain64, 1), 1.56);
-  rows(end + 1) = hz_row ('overflow: plain L=64 fp16 not finite from s <= 11.09/(0.9*63) = 0.2', ...
-                          R.s_over(plain64, 3), 0.2);
+  rows(end + 1) = lab_row ('hazards', 'overflow: plain L=64 single not finite from s <= 88.72/(0.9*63) = 1.56', ...
+                           R.s_over(plain64, 1), 1.56);
+  rows(end + 1) = lab_row ('hazards', 'overflow: plain L=64 fp16 not finite from s <= 11.09/(0.9*63) = 0.2', ...
+                           R.s_over(plain64, 3), 0.2);
 end
 
 function plot_overflow (R, file)

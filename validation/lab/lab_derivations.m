@@ -5,10 +5,10 @@ function [rows, figs] = lab_derivations (mode, figdir)
 %
 %   Runs every check_*.m of validation/derivation/ (each reproduces the
 %   numbered equations of one docs/ page from random inputs and returns one
-%   result per equation: eq, name, file, residual, bound, pass) and turns
-%   the results into lab rows (lab_row: a NaN bound makes an info row).
-%   mode and figdir are accepted for the uniform section interface; this
-%   section draws no figure.
+%   lab_row per equation, with its eq and file) and names each row for the
+%   report: 'FILE (EQ): name', detail the check that made it.  A skipped
+%   check (value NaN) fails.  mode and figdir are accepted for the uniform
+%   section interface; this section draws no figure.
 
   rows = lab_row ();
   figs = struct ('file', {}, 'caption', {});
@@ -25,15 +25,13 @@ function [rows, figs] = lab_derivations (mode, figdir)
       continue;
     end
     for i = 1:numel (res)
-      r = res(i);
-      eqs = r.eq;
+      eqs = res(i).eq;
       if (isnumeric (eqs))
         eqs = sprintf ('(%s)', num2str (eqs));
       end
-      row = lab_row ('derivations', sprintf ('%s %s: %s', r.file, eqs, r.name), ...
-                     r.residual, r.bound, fn);
-      row.pass = logical (r.pass) || isnan (r.bound);   % the script's own verdict
-      rows(end+1) = row;
+      res(i).name = sprintf ('%s %s: %s', res(i).file, eqs, res(i).name);
+      res(i).detail = fn;
     end
+    rows = [rows, res(:)'];
   end
 end

@@ -14,7 +14,7 @@ function [rows, figs] = lab_emulation (mode, figdir)
 %   every input, fp16 is below bf16 at every point, and the emulated
 %   backward's error lies, for every gradient, between 0.8 x that of
 %   storing the exact gradient once in the format and 4 x that of the
-%   emulated plain reference (lab_ref_backward in single with every state
+%   emulated plain reference (ref_recurrence_bwd in single with every state
 %   and state gradient rounded to the format at every step: a plain kernel
 %   that keeps them in 16 bits); where it rounds (lab_emu_placement): the
 %   core against the plain chunked reference rounding exactly what
@@ -105,9 +105,9 @@ function [e, rows, br] = run_point (K, T, s, fmt, seed, rows)
   pl = cell (1, 5);
   for h = 1:H
     c = cell (1, 6);
-    [c{:}] = lab_ref_backward ('kda', single (q(:, :, h)), single (k(:, :, h)), ...
+    [c{:}] = ref_recurrence_bwd (single (q(:, :, h)), single (k(:, :, h)), ...
         single (v(:, :, h)), single (g(:, :, h)), single (beta(:, h)), zeros (K, K, 'single'), ...
-        single (1 / sqrt (K)), single (dout(:, :, h)), [], rs);
+        single (1 / sqrt (K)), single (dout(:, :, h)), [], [], rs);
     for j = 1:5
       pl{j} = cat (3 - (j == 5), pl{j}, rs (c{j}));
     end

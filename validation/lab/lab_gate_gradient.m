@@ -6,7 +6,7 @@ function [rows, figs] = lab_gate_gradient (mode, figdir)
 %   At chunk size 64, T = 200 (last chunk 8 steps) and gate strengths s up
 %   to 30 (g = -s rand per step and channel, and g = -30 everywhere), dg of
 %   kda_chunk_bwd / gdn_chunk_bwd (the C core's cancellation-free (51b)) is
-%   compared with the exact-decay reference lab_ref_backward in double.
+%   compared with the exact-decay reference ref_recurrence_bwd in double.
 %   Rows per op and strength:
 %     - the reference's own rounding error, estimated by running the same
 %       code in single and scaling its deviation by 2^-53 / 2^-24: it must
@@ -74,9 +74,9 @@ end
 function r = measure (P, C, have46)
   s = 1 / sqrt (size (P.q, 1));
   in = {P.q, P.k, P.v, P.g, P.beta};
-  [~, ~, ~, dg_ref] = lab_ref_backward (P.op, in{:}, P.S0, s, P.dO, P.dS);
+  [~, ~, ~, dg_ref] = ref_recurrence_bwd (in{:}, P.S0, s, P.dO, P.dS);
   sg = cellfun (@single, [in, {P.S0, s, P.dO, P.dS}], 'UniformOutput', false);
-  [~, ~, ~, dg_single_ref] = lab_ref_backward (P.op, sg{:});
+  [~, ~, ~, dg_single_ref] = ref_recurrence_bwd (sg{:});
   r = nan (1, 4);
   r(1) = la_ratio (dg_ref, dg_single_ref) * 2 ^ (-53 + 24);
   g = P.g;

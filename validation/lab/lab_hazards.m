@@ -27,14 +27,14 @@ function [rows, figs] = lab_hazards (mode, figdir)
   addpath (fullfile (here, '..', 'hazards'));
   addpath (fullfile (here, '..', 'lib'));
   experiments = {@hz_exp_inverse, @hz_exp_gate_grad, @hz_exp_overflow, @hz_exp_bugs};
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   for i = 1:numel (experiments)
     name = func2str (experiments{i});
     fprintf ('  %s ...\n', name);
     try
       r = experiments{i} (mode, figdir);
     catch err
-      r = hz_row ([name ' crashed'], NaN, 0);
+      r = lab_row ('hazards', [name ' crashed'], NaN, 0);
       r.detail = err.message;
     end
     rows = [rows, r(:)'];

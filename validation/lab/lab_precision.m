@@ -7,7 +7,7 @@ function [rows, figs] = lab_precision (mode, figdir)
 %   through the four C paths (recurrent and chunked, forward and backward)
 %   in single and in double.  Each result is compared, with the project's
 %   metric rms(ref - x) / rms(ref) (la_ratio), with an independent
-%   plain-Octave double reference: ref_forward for o and S, lab_ref_backward
+%   plain-Octave double reference: ref_forward for o and S, ref_recurrence_bwd
 %   for every gradient.  Bounds: 1e-4 for single results up to T = 4096
 %   (longer sequences are information), 1e-10 for double results; also the
 %   chunked path against the recurrent one in the same class.
@@ -125,7 +125,7 @@ function [r, rows] = run_point (P, C, rows, label, single_checked)
 end
 
 function G = reference_grads (P)
-  % lab_ref_backward per head (default scale 1 / sqrt (K))
+  % ref_recurrence_bwd per head (default scale 1 / sqrt (K))
   [K, T, H] = size (P.q);
   s = 1 / sqrt (K);
   G = {zeros(size(P.q)), zeros(size(P.k)), zeros(size(P.v)), zeros(size(P.g)), ...
@@ -136,7 +136,7 @@ function G = reference_grads (P)
     else
       gh = P.g(:, h);
     end
-    [dq, dk, dv, dg, db, dS0] = lab_ref_backward (P.op, P.q(:, :, h), P.k(:, :, h), ...
+    [dq, dk, dv, dg, db, dS0] = ref_recurrence_bwd (P.q(:, :, h), P.k(:, :, h), ...
         P.v(:, :, h), gh, P.beta(:, h), P.h0(:, :, h), s, P.dout(:, :, h), P.dS(:, :, h));
     G{1}(:, :, h) = dq;  G{2}(:, :, h) = dk;  G{3}(:, :, h) = dv;
     if (strcmp (P.op, 'kda'))

@@ -9,7 +9,7 @@ function [rows, figs] = lab_random (mode, figdir)
 %   heads, every option, single and double) and runs each through
 %   lab_random_case: every forward against the plain reference, the state
 %   map, every backward against finite differences and, without transforms,
-%   against the plain backpropagation of lab_ref_backward.  Seeded
+%   against the plain backpropagation of ref_recurrence_bwd.  Seeded
 %   (LAB_RANDOM_SEED, default 36) and sized (LAB_RANDOM_COUNT; quick 30,
 %   full 300), so a run is the same wherever the thread count is the same
 %   (the draws aim at the schedule the threads give).  Then the draws at

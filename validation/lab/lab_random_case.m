@@ -21,7 +21,7 @@ function res = lab_random_case (cfg)
 %                           the recurrent forward in double (fd_check's
 %                           error measure), bound 1e-6
 %     bwd rec / bwd chunk, vs ref  without transforms: every gradient
-%                           against lab_ref_backward per sequence and
+%                           against ref_recurrence_bwd per sequence and
 %                           value head, dq / dk summed over the value heads
 %                           of a group here (GVA), la_ratio <= 1e-9
 %     bwd single            single against the double backward, <= 1e-3
@@ -375,7 +375,7 @@ function e = verify_error (cfg, P, oR, SR)
   end
 end
 
-% lab_ref_backward per sequence and value head; GVA: dq, dk of a q/k head
+% ref_recurrence_bwd per sequence and value head; GVA: dq, dk of a q/k head
 % are the sums over the value heads that read it
 function g = ref_grads (cfg, P, dout, dS)
   [~, base] = take_option (P.opts, 'SafeGate');
@@ -392,7 +392,7 @@ function g = ref_grads (cfg, P, dout, dS)
     t = U.seqs(n, 2):U.seqs(n, 3);
     for j = 1:cfg.HV
       h = U.map(j);
-      [a1, a2, a3, a4, a5, a6] = lab_ref_backward (cfg.op, U.q(:, t, h, b), U.k(:, t, h, b), ...
+      [a1, a2, a3, a4, a5, a6] = ref_recurrence_bwd (U.q(:, t, h, b), U.k(:, t, h, b), ...
           U.v(:, t, j, b), U.g(:, t, j, b), U.beta(t, j, b), U.S0(:, :, j, n), U.scale, ...
           dout(:, t, j, b), dSkv(:, :, j, n));
       dq(:, t, h, b) = dq(:, t, h, b) + a1;

@@ -24,7 +24,7 @@ function [rows, figs] = lab_reference (mode, figdir)
   % docs/stability.md), 1e-6 for finite differences.  mode and figdir are
   % accepted for the uniform section interface (the sizes are small in
   % both modes).
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   for op = {'kda', 'gdn'}
     for ip = 1:3
       [P, label] = hard_problem (op{1}, ip);
@@ -59,7 +59,7 @@ function [P, label] = hard_problem (op, which)
 end
 
 function rows = forward_rows (P, label)
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   [o_ref, S_ref] = ref_forward (P.op, P.q, P.k, P.v, P.g, P.beta, P.opts{:});
   for path = {'recurrent', 'chunk'}
     f = str2func ([P.op '_' path{1}]);
@@ -72,15 +72,15 @@ function rows = forward_rows (P, label)
       if (strcmp (cls{1}, 'double'))
         bound = 1e-10;
       end
-      rows(end+1) = row (sprintf ('%s: %s forward %s vs ref_forward', label, path{1}, cls{1}), ...
-                         r, bound);
+      rows(end+1) = lab_row ('reference', sprintf ('%s: %s forward %s vs ref_forward', label, path{1}, cls{1}), ...
+                             r, bound);
     end
   end
 end
 
 function rows = backward_rows (P, label)
   % the chunked backward against the recurrent one, double, every gradient
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   Gr = cell (1, 8);  Gc = Gr;
   [Gr{:}] = feval ([P.op '_recurrent_bwd'], P.q, P.k, P.v, P.g, P.beta, P.dout, P.dS, P.opts{:});
   [Gc{:}] = feval ([P.op '_chunk_bwd'], P.q, P.k, P.v, P.g, P.beta, P.dout, P.dS, P.opts{:});
@@ -89,8 +89,8 @@ function rows = backward_rows (P, label)
     if (isempty (Gr{i}) && isempty (Gc{i}))
       continue;     % no gate transform: nothing to compare
     end
-    rows(end+1) = row (sprintf ('%s: chunk vs recurrent backward %s', label, names{i}), ...
-                       la_ratio (Gr{i}, Gc{i}), 1e-10);
+    rows(end+1) = lab_row ('reference', sprintf ('%s: chunk vs recurrent backward %s', label, names{i}), ...
+                           la_ratio (Gr{i}, Gc{i}), 1e-10);
   end
 end
 
@@ -100,28 +100,28 @@ function rows = fd_row ()
   P = rand_problem ('kda', 'K', 5, 'V', 4, 'T', 100, 'InitialState', true, 'Seed', 73);
   P.g = -30 * rand (size (P.g)) .^ 3;
   res = fd_check ('kda_chunk', 'kda_chunk_bwd', P, [P.opts, {'ChunkSize', 64}], 'Seed', 74);
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   for r = res(:)'
     if (r.scale == 0 && r.maxerr == 0)
       continue;     % an empty output (dALog, dDtBias without GateInKernel)
     end
-    rows(end+1) = row (sprintf ('kda_chunk_bwd C=64 T=100 strong gates: %s vs finite differences', ...
-                                r.name), r.maxerr, r.tol);
+    rows(end+1) = lab_row ('reference', sprintf ('kda_chunk_bwd C=64 T=100 strong gates: %s vs finite differences', ...
+                                    r.name), r.maxerr, r.tol);
   end
 end
 
 function rows = tool_rows ()
   % checks of the checkers: each must be able to fail
-  rows = struct ('section', {}, 'name', {}, 'value', {}, 'bound', {}, 'pass', {}, 'detail', {});
+  rows = lab_row ();
   P = rand_problem ('kda', 'K', 4, 'V', 3, 'T', 9, 'Seed', 75);
   res = fd_check ('kda_recurrent', @planted_bwd, P, P.opts, 'Seed', 76, 'Only', {'dq'});
-  rows(end+1) = row ('fd_check finds a planted relative error 1e-4 of dq', ...
-                     double (res(1).pass), 0, 'fd_check must report the planted error');
-  rows(end+1) = row ('la_ratio of [1 1 1 1] and [1 1 1 2] is 1/2', ...
-                     abs (la_ratio ([1 1 1 1], [1 1 1 2]) - 0.5), 1e-15);
+  rows(end+1) = lab_row ('reference', 'fd_check finds a planted relative error 1e-4 of dq', ...
+                         double (res(1).pass), 0, 'fd_check must report the planted error');
+  rows(end+1) = lab_row ('reference', 'la_ratio of [1 1 1 1] and [1 1 1 2] is 1/2', ...
+                         abs (la_ratio ([1 1 1 1], [1 1 1 2]) - 0.5), 1e-15);
   P = rand_problem ('gdn', 'T', 4000, 'GateStrength', 2, 'Seed', 77);
-  rows(end+1) = row ('rand_problem gates span (-2, 0): |min g + 2| + |max g|', ...
-                     abs (min (P.g(:)) + 2) + abs (max (P.g(:))), 0.01);
+  rows(end+1) = lab_row ('reference', 'rand_problem gates span (-2, 0): |min g + 2| + |max g|', ...
+                         abs (min (P.g(:)) + 2) + abs (max (P.g(:))), 0.01);
 end
 
 function varargout = planted_bwd (varargin)
@@ -138,12 +138,4 @@ function opts = cast_opts (opts, cls)
       opts{i + 1} = cast (opts{i + 1}, cls);
     end
   end
-end
-
-function r = row (name, value, bound, detail)
-  if (nargin < 4)
-    detail = '';
-  end
-  r = struct ('section', 'reference', 'name', name, 'value', value, 'bound', bound, ...
-              'pass', isfinite (value) && value <= bound, 'detail', detail);
 end

@@ -6,7 +6,7 @@ function w = lab_worst (rows)
 %   Among the rows with a bound, the one with the largest value / bound (a
 %   non-finite value counts as worst of all); [] when there is no check.
 %   A row that demonstrates a hazard (detail 'hazard reproduced when value
-%   >= bound', validation/hazards/hz_row) is closest to failing when its
+%   >= bound': lab_row's kind 'atleast') is closest to failing when its
 %   value is smallest: bound / value for it.
 
   w = [];

@@ -36,8 +36,8 @@ forms the repository uses for an equation reference):
     equations ("(21)-(34), (64), (65)" -> "(24)-(39)"), and so is a list
     with a range whose numbers move when its images join into fewer runs
     ("(35)-(48) and (63)" -> "(40)-(54)");
-  * in Octave code: the equation argument of the lab's derivation rows,
-    drv_row (N, ...), drv_skip (N, ...), drv_row (N + i, ...) (an offset
+  * in Octave code: the equation of the lab's derivation rows,
+    lab_row (..., 'eq', N, ...), drv_skip (N, ...), 'eq', N + i (an offset
     is shifted when the equations N + 1, N + 2, ... it reaches all move by
     the same amount), drv_peak_rows (N), the equation column of the cell
     tables of validation/derivation/ ({N, 'name', ...}), and eq == N.
@@ -314,7 +314,8 @@ class Renumberer:
         t = ed.text
         done = set()
         if lang == 'm':
-            forms = [re.compile(r'\b(?:drv_row|drv_skip)\s*\(\s*(\d+)()\s*(?=,)'),
+            forms = [re.compile(r'\bdrv_skip\s*\(\s*(\d+)()\s*(?=,)'),
+                     re.compile(r"(?<='[eE][qQ]')\s*,\s*(\d+)()\s*(?=[,)])"),
                      re.compile(r'\bdrv_peak_rows\s*\(\s*(\d+)()\s*\)'),
                      re.compile(r'\beq\s*==\s*(\d+)()\b')]
             if '/derivation/' in '/' + path:
@@ -325,7 +326,7 @@ class Renumberer:
                     done.add(m.start(1))
                     if n in self.emap:
                         ed.add(m.start(1), m.end(1), str(self.emap[n]))
-            for m in matches_in(r'\b(?:drv_row|drv_skip)\s*\(\s*(\d+)\s*\+\s*(\w+)', t, a, b):
+            for m in matches_in(r"(?:\bdrv_skip\s*\(|(?<='[eE][qQ]')\s*,)\s*(\d+)\s*\+\s*(\w+)", t, a, b):
                 n = int(m.group(1))
                 done.add(m.start(1))
                 shift = [self.emap[k] - k for k in range(n + 1, n + 100) if k in self.emap]

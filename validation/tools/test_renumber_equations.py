@@ -53,13 +53,13 @@ $$ v = 6 \tag{4} $$
 """
 CHECK_M = """function res = check_b ()
   % reproduce eq. (3)-(4), and (6)
-  res(end+1) = drv_row (3, '(3) first', F, r, tol);
+  res(end+1) = lab_row ('derivations', '(3) first', r, tol, 'eq', 3, 'file', F);
   res(end+1) = drv_skip (6, '(6) skipped', F, tol, why);
   res = [res, drv_peak_rows(4)];
   names = {5, 'a', 'x (5)'; ...
            6, 'b', 'y'};
   for i = 1:2
-    res(end+1) = drv_row (2 + i, names{i}, F, r(i), tol);
+    res(end+1) = lab_row ('derivations', names{i}, r(i), tol, 'eq', 2 + i, 'file', F);
   end
   z = randi (5) + w(3) + q (4);
   s = 'it''s (5)';
@@ -167,12 +167,12 @@ class RenumberTest(unittest.TestCase):
         self.assertIn('% (5) in a comment', a)
         m = self.read('validation/derivation/check_b.m')
         self.assertIn('% reproduce eq. (4)-(6)\n', m)
-        self.assertIn("drv_row (5, '(5) first'", m)
+        self.assertIn("lab_row ('derivations', '(5) first', r, tol, 'eq', 5, 'file', F)", m)
         self.assertIn("drv_skip (4, '(4) skipped'", m)
         self.assertIn('drv_peak_rows(6)', m)
         self.assertIn("names = {3, 'a', 'x (3)'", m)
         self.assertIn("           4, 'b', 'y'}", m)
-        self.assertIn('drv_row (4 + i,', m)      # 3, 4 -> 5, 6: the offset moves by 2
+        self.assertIn("'eq', 4 + i,", m)         # 3, 4 -> 5, 6: the offset moves by 2
         self.assertIn('randi (5) + w(3) + q (4)', m)
         self.assertIn("'it''s (3)'", m)
         self.assertIn("t = x';  u = 'after a transpose (4)'", m)
