@@ -30,13 +30,19 @@
 #                  rounds met, the CPU named
 #                  (validation/run_bench_goals.m); writes
 #                  validation/bench/results/bench_goals.md
+#   make bench-profile  each goal row on one thread under perf's cpu-clock
+#                  (load does not bias the shares): the share of the GEMM
+#                  kernels and of each pass outside them, the row's CPU
+#                  seconds (validation/bench/bench_profile.sh, PROFILE_REPS
+#                  calls a row; needs linux-perf; bench_core_prof: bench_core
+#                  and the core with line tables, -g, the same code)
 #   make bench-decode-perf  a decode call (T = 1, H = 4) under perf: the
 #                  shares of Octave's copy of the outputs, the arithmetic,
 #                  the rest of the MEX (validation/bench/bench_decode_perf.sh;
 #                  needs linux-perf, not installed by make)
 # The peer (validation/bench/peer_torch.py) needs Debian's python3-torch; it
 # is measured when installed (`make bench-deps`), never needed by make test.
-.PHONY: bench bench-c bench-goals bench-deps bench-files bench-decode-perf
+.PHONY: bench bench-c bench-goals bench-deps bench-files bench-decode-perf bench-profile
 
 ROUNDS ?= 5
 
@@ -88,6 +94,7 @@ test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain 
 	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 forms > $(BUILD)/bench_core_san_forms.out
 	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 shapes > $(BUILD)/bench_core_san_shapes.out
 	@$(SAN_ENV) $(BUILD)/bench_core_san_plain 1 64 decode > $(BUILD)/bench_core_san_decode.out
+	@$(SAN_ENV) OMP_NUM_THREADS=1 $(BUILD)/bench_core_san_plain 1 64 profile 2 > $(BUILD)/bench_core_san_profile.out
 	@! grep -q '| error\|| NO |' $(BUILD)/bench_core_san*.out
 	@grep -q "Where the forward's time goes" $(BUILD)/bench_core_san.out
 	@test $$(grep -c '^| [a-z]* chunk' $(BUILD)/bench_core_san_sched.out) -gt 0
@@ -95,7 +102,8 @@ test-bench-sanitize: deps $(BUILD)/bench_core_san $(BUILD)/bench_core_san_plain 
 	@test $$(grep -c '^| [a-z]* chunk.* | o [0-9.e+-]*, ht [0-9.e+-]* |$$' $(BUILD)/bench_core_san_forms.out) -gt 0
 	@test $$(grep -c '^| [NT][NT] [0-9]* x [0-9]* x [0-9]* | [0-9.]* | [0-9.]* |' $(BUILD)/bench_core_san_shapes.out) = 12
 	@test $$(grep -c '^| decode [a-z]* | single | [0-9]* | 128 | [12] | [0-9.]* (' $(BUILD)/bench_core_san_decode.out) = 3
-	@echo "bench_core under ASan/UBSan: $$(cat $(BUILD)/bench_core_san*.out | grep -c '^| [a-z]* chunk') table rows, the schedules the same bits, the forms compared, 12 products, 3 decode rows; bench_solve 6 rows at rounding level; clean"
+	@grep -q '^| kda chunk | single | fwd | 1 | 128 | 1 threads | [0-9.]* s CPU per call |$$' $(BUILD)/bench_core_san_profile.out
+	@echo "bench_core under ASan/UBSan: $$(cat $(BUILD)/bench_core_san*.out | grep -c '^| [a-z]* chunk') table rows, the schedules the same bits, the forms compared, 12 products, 3 decode rows, a profile row; bench_solve 6 rows at rounding level; clean"
 
 TEST_STEPS += test-bench-sanitize
 
@@ -118,6 +126,18 @@ bench-files: build ## la_save / la_load beside numpy; writes validation/bench/re
 
 bench-goals: testing $(BENCH_CORE) $(BENCH_CORE_BLAS) ## the goal rows and their ceilings, ROUNDS rounds; writes validation/bench/results/bench_goals.md
 	$(OCTAVE) $(OCTFLAGS) --eval "cd validation; run_bench_goals ('Core', '$(abspath $(BENCH_CORE))', 'CoreBlas', '$(abspath $(BENCH_CORE_BLAS))', 'Rounds', $(ROUNDS));"
+
+# the core with line tables for the profile (-g changes no generated code)
+FLAGS_prof = $(CFLAGS_ALL) -g
+$(eval $(call core_flavour,prof))
+PROFILE_REPS ?= 100
+
+$(BUILD)/bench_core_prof: validation/bench/c/bench_core.c $(CORE_HDR) $(call la_lib,prof)
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAGS_prof) -Imex/core $< $(call la_lib,prof) -o $@ $(LIBS)
+
+bench-profile: deps $(BUILD)/bench_core_prof ## each goal row on one thread under perf: the GEMMs' share, the passes outside them
+	@validation/bench/bench_profile.sh $(abspath $(BUILD)/bench_core_prof) $(PROFILE_REPS)
 
 bench-decode-perf: build ## a decode call under perf (needs linux-perf)
 	@validation/bench/bench_decode_perf.sh $(CALLS)

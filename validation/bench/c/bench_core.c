@@ -27,14 +27,17 @@
  * take and their stages (la_flops.h).
  *
  * Usage: bench_core [reps] [gemm n] [all | decode | idle | goals | sched | forms | engine |
- *                                     shapes]
+ *                                     shapes | profile ROW]
  * (defaults 9, 1024, all; decode, idle, goals, sched, forms, engine, shapes:
  * only the decode rows (H = 4 and 32, back to back and spaced), only the
  * calls after idle, only the rows of the goals -- validation/run_bench_goals.m
  * runs that mode several times -- only the chunked schedules (the forward's
  * two, the backward's ring), paired, only the two forms of v_new, paired,
  * only the goal rows with and without libxsmm, only the chunk's products one
- * at a time against the 1024^3 sgemm and the FMA peak)
+ * at a time against the 1024^3 sgemm and the FMA peak; profile ROW: goal row
+ * ROW (0-5, in the goals' order) back to back, reps calls after one warm-up,
+ * for a sampling profiler -- validation/bench/bench_profile.sh runs it on one
+ * thread under perf -- printing the calls' median CPU time of the process)
  * Environment: OPENBLAS_CORETYPE, OPENBLAS_NUM_THREADS, OMP_NUM_THREADS,
  * OMP_WAIT_POLICY and GOMP_SPINCOUNT are echoed; the flop counts are those
  * of docs/flops.md (67), (68), (65).
@@ -96,6 +99,15 @@ static double now(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The process's CPU seconds so far: on one thread, a call's own time, which
+ * a busy machine's other processes do not add to (unlike the wall clock). */
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -188,6 +200,20 @@ static int run_row(const row_spec *r, const bench_problem *P)
   if (rc || !r->bwd) return rc;
   if (chunk) return r->dbl ? la_chunk_bwd_d(&P->p, &P->b) : la_chunk_bwd_s(&P->p, &P->b);
   return r->dbl ? la_recurrent_bwd_d(&P->p, &P->b) : la_recurrent_bwd_s(&P->p, &P->b);
+}
+
+/* reps runs of the row back to back while rc is 0, each timed by clock
+ * into t[i]; the last rc. */
+static int run_timed(const row_spec *r, const bench_problem *P, int reps, double (*clock)(void),
+                     double *t, int rc)
+{
+  int i;
+  for (i = 0; i < reps && rc == 0; i++) {
+    const double t0 = clock();
+    rc = run_row(r, P);
+    t[i] = clock() - t0;
+  }
+  return rc;
 }
 
 /* Nominal flops of docs/flops.md for the row (all heads). */
@@ -436,11 +462,7 @@ static void time_idle(const row_spec *r, int reps)
     (i % 2 ? off : on)[i / 2] = now() - t0;
   }
   la_tune("no_spread", 0);
-  for (i = 0; i < reps && rc == 0; i++) {
-    const double t0 = now();
-    rc = run_row(r, &P);
-    warm[i] = now() - t0;
-  }
+  rc = run_timed(r, &P, reps, now, warm, rc);
   free_problem(&P);
   if (rc) {
     printf("| %s | error %d |\n", row_label(r), rc);
@@ -901,6 +923,28 @@ static void print_blas_table(const row_spec *rows, size_t nrows, gemm_ref *g, in
 }
 #endif
 
+/* profile ROW: the row `reps` times back to back after one warm-up (the
+ * JIT's dispatch, the workspaces); prints its label and the median CPU
+ * seconds per call.  Nothing else runs, so a sampling profiler attached
+ * to the program (bench_profile.sh) sees the row and its inputs' setup. */
+static int profile_row(const row_spec *r, int reps)
+{
+  bench_problem P;
+  double t[256];
+  int rc;
+  make_problem(r, &P);
+  rc = run_timed(r, &P, reps, cpu_now, t, run_row(r, &P));
+  free_problem(&P);
+  if (rc) {
+    printf("| %s | error %d |\n", row_label(r), rc);
+    return 1;
+  }
+  printf("| %s | %s | %s | %td | %td | %d threads | %.5f s CPU per call |\n", row_label(r),
+         r->dbl ? "double" : "single", r->bwd ? "fwd+bwd" : "fwd", r->H, r->K, max_threads(),
+         median(t, reps));
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   /* what, dbl, bwd, kda, T, H, K, V, C, hot, goal, tr */
@@ -964,11 +1008,21 @@ int main(int argc, char **argv)
   const int dec = strcmp(mode, "decode") == 0, idl = strcmp(mode, "idle") == 0;
   const int sch = strcmp(mode, "sched") == 0, frm = strcmp(mode, "forms") == 0;
   const int eng = strcmp(mode, "engine") == 0, shp = strcmp(mode, "shapes") == 0;
+  const int prf = strcmp(mode, "profile") == 0;
+  const int prow = prf && argc > 4 ? atoi(argv[4]) : -1;
   gemm_ref g;
   size_t i;
-  if (reps < 1 || reps > 256 || n < 64 || !(all || goals || dec || idl || sch || frm || eng || shp)) {
+  if (reps < 1 || reps > 256 || n < 64 || (prf && (prow < 0 || prow > 5)) ||
+      !(all || goals || dec || idl || sch || frm || eng || shp || prf)) {
     fprintf(stderr, "usage: bench_core [reps 1..256] [gemm n >= 64] "
-                    "[all | decode | idle | goals | sched | forms | engine | shapes]\n");
+                    "[all | decode | idle | goals | sched | forms | engine | shapes | "
+                    "profile ROW (0-5)]\n");
+    return 2;
+  }
+  if (prf) { /* the ROW-th goal row, in the table's order */
+    int k = -1;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+      if (rows[i].goal && ++k == prow) return profile_row(&rows[i], reps);
     return 2;
   }
   gemm_init(&g, n);
