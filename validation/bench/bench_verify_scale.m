@@ -23,7 +23,7 @@ function r = bench_verify_scale (T, H, K, varargin)
   %   removed after unless 'Keep' is true).
   %
   %   See also: kda_verify, la_save, run_bench.
-  opt = struct ('Folder', '', 'Keep', false);
+  opt = struct ('Folder', '', 'Keep', false, 'Jobs', {{'octave', 'verify', 'recompute'}});
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};
   end
@@ -42,6 +42,11 @@ function r = bench_verify_scale (T, H, K, varargin)
                         '[dq, dk, dv, dg, db] = kda_chunk_bwd (q, k, v, g, beta, randn (size (o)), zeros (size (S)));'], ...
                        K, T, H);
   jobs = {'octave', ''; 'verify', verify; 'recompute', recompute};
+  jobs = jobs(ismember (jobs(:, 1), opt.Jobs), :);
+  if (isempty (jobs))
+    r.md = '';
+    return;
+  end
   for j = 1:rows (jobs)
     cmd = sprintf (['addpath (''%s''); t0 = tic (); %s printf (''SEC %%.3f\\n'', toc (t0)); ' ...
                     's = fileread (''/proc/self/status''); ' ...
