@@ -1,6 +1,7 @@
 % VERIFY_COMPUTE  Recompute, in double, every tensor of a dump that can be checked.
 %
 %   [ref, unchecked] = verify_compute (op, t, opts, problem)
+%   [ref, unchecked, lib] = verify_compute (op, t, opts, problem)
 %
 %   t: the dump's tensors in FLA layout (double, or single for a dump read
 %   as stored: the inputs are made double here); opts: this library's
@@ -14,21 +15,28 @@
 %   run (no `do`: the dump meant it to be checked), else 'warn'.  A GDN
 %   dump with gk / gv (FLA's fused_recurrent_gated_delta_rule) is
 %   recomputed by gdn_recurrent / gdn_recurrent_bwd ('GK', 'GV'; dgk, dgv
-%   too).  With use_graph the trailing zero-length sequences' ht, dh0 rows
-%   are taken from the dump (FLA leaves them undefined).
+%   too).  lib: the inputs q k v g beta (h0 do dht) in this library's
+%   layout, in double; given back as problem.lib to a second call on the
+%   same t (the emulated run), they are not made again.  With use_graph
+%   the trailing zero-length sequences' ht, dh0 rows are taken from the
+%   dump (FLA leaves them undefined).
 
-function [ref, unchecked] = verify_compute (op, t, opts, problem)
-  need = {'q', 'k', 'v', 'g', 'beta'};
+function [ref, unchecked, lib] = verify_compute (op, t, opts, problem)
   conv = {'Op', op, 'StateVFirst', problem.state_v_first};
-  in = cell (1, 5);
-  for i = 1:5
-    in{i} = from_fla (need{i}, t, conv);
+  if (isfield (problem, 'lib') && ~isempty (problem.lib))
+    lib = problem.lib;                 % the inputs made by the call before, on the same t
+  else
+    lib = struct ();
+    for n = reshape (intersect ({'q', 'k', 'v', 'g', 'beta', 'h0', 'do', 'dht'}, fieldnames (t)), 1, [])
+      lib.(n{1}) = from_fla (n{1}, t, conv);
+    end
   end
+  in = {lib.q, lib.k, lib.v, lib.g, lib.beta};
   if (isfield (t, 'h0'))
-    opts = [opts, {'InitialState', from_fla('h0', t, conv)}];
+    opts = [opts, {'InitialState', lib.h0}];
   end
   if (strcmp (op, 'gdn') && any (isfield (t, {'gk', 'gv'})))
-    [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv);
+    [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv, lib);
     return;
   end
   % the intermediates cost more than the run itself: only when the dump has some
@@ -52,11 +60,11 @@ function [ref, unchecked] = verify_compute (op, t, opts, problem)
   if (isfield (t, 'do'))
     dht = [];
     if (isfield (t, 'dht'))
-      dht = from_fla ('dht', t, conv);
+      dht = lib.dht;
     end
     bwd = str2func ([op '_chunk_bwd']);
     names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0', 'dA_log', 'ddt_bias'};
-    dO = from_fla ('do', t, conv);
+    dO = lib.do;
     if (want_bwd)
       grads = cell (1, 9);
       [grads{:}] = bwd (in{:}, dO, dht, opts{:}, 'Intermediates', true);
@@ -66,6 +74,9 @@ function [ref, unchecked] = verify_compute (op, t, opts, problem)
       [grads{:}] = bwd (in{:}, dO, dht, opts{:});
     end
     clear in dO aux;
+    if (nargout < 3)
+      clear lib;
+    end
     for i = 1:numel (names)
       ref.(names{i}) = la_to_fla (names{i}, grads{i}, conv{:});
       grads{i} = [];
@@ -109,7 +120,7 @@ function ref = tail_states (ref, t, problem)
   end
 end
 
-function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv)
+function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv, lib)
   % FLA's fused_recurrent_gated_delta_rule with gk [B, T, HV, K] and / or
   % gv [B, T, HV, V]: the recurrent path ('GK', 'GV'); no intermediates
   keep = true (size (opts));
@@ -128,10 +139,10 @@ function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv)
   if (isfield (t, 'do'))
     dht = [];
     if (isfield (t, 'dht'))
-      dht = from_fla ('dht', t, conv);
+      dht = lib.dht;
     end
     grads = cell (1, 10);
-    [grads{:}] = gdn_recurrent_bwd (in{:}, from_fla ('do', t, conv), dht, opts{:});
+    [grads{:}] = gdn_recurrent_bwd (in{:}, lib.do, dht, opts{:});
     names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0', 'dA_log', 'ddt_bias'};
     for j = 1:numel (names)
       ref.(names{j}) = la_to_fla (names{j}, grads{j}, conv{:});
