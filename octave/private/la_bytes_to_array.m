@@ -39,13 +39,15 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
   end
   if (n == 0)
     x = zeros (0, 1, cls);
+  elseif (strcmp (dtype, 'bfloat16'))
+    x = la_mex ('file', 'bf16', bytes(:));   % the high halves of float32s, in C
   else
     x = typecast (bytes, cls);
   end
   if (strcmp (dtype, 'float16'))
     x = la_half_to_single (x);
-  elseif (strcmp (dtype, 'bfloat16'))
-    x = bf16_to_single (x);
+  elseif (strcmp (dtype, 'bfloat16') && n == 0)
+    x = single (x);
   elseif (strcmp (dtype, 'bool'))
     x = (x ~= 0);
   end
@@ -67,10 +69,4 @@ function x = la_shape_array (x, shape, c_order)
   else
     x = reshape (x, shape);
   end
-end
-
-function y = bf16_to_single (x)
-  % a bfloat16 is the high half of a float32; an integer product shifts
-  % 5-10x faster than bitshift (x < 2^16: no saturation)
-  y = typecast (uint32 (x) * uint32 (65536), 'single');
 end
