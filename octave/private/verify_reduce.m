@@ -25,7 +25,7 @@
 %                   and of e .^ 2
 %     mx, arg       ('time') per entry the largest |ref - x| over its
 %                   channels and its channel (1-based)
-%     d             ('whole') ref - x
+%     d             ('whole') |ref - x|
 %   A shape that does not match (up to singleton dimensions) leaves
 %   R.bad true and nothing else summed.
 
@@ -53,9 +53,10 @@ function R = verify_reduce (name, ref, x, e, problem, R)
     S.rx = ref(:)' * x(:);
     clear x;
     S.dd = sumsq (d(:));
-    S.max_abs = max ([0; abs(d(:))]);
+    d = abs (d);                          % one array from here on
+    S.max_abs = max ([0, max(d(:))]);     % NaN ignored, as max does
     if (~isfinite (S.dd))
-      d(isnan (d)) = Inf;
+      d(isnan (d)) = Inf;                 % counted as the largest error there is
     end
     sz = [size(ref), 1, 1, 1];
     if (strcmp (layout, 'whole'))
@@ -65,7 +66,7 @@ function R = verify_reduce (name, ref, x, e, problem, R)
       d = reshape (d, [sz(1:lead), S.C]);
       S.s2 = sumsq (d, lead + 1);
       if (strcmp (layout, 'time'))
-        [S.mx, S.arg] = max (abs (d), [], lead + 1);
+        [S.mx, S.arg] = max (d, [], lead + 1);
       end
     end
     clear d;
