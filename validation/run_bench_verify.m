@@ -2,7 +2,7 @@ function R = run_bench_verify (varargin)
   % RUN_BENCH_VERIFY  kda_verify at dump scale: time and peak memory (make bench-verify).
   %
   %   run_bench_verify ()
-  %   R = run_bench_verify ('Sizes', [T H K; ...], 'Out', file, 'Rounds', 3)
+  %   R = run_bench_verify ('Sizes', [T H K; ...], 'Out', file, 'Rounds', 3, 'Env', '')
   %
   %   For each size (B = 1, T steps, H heads, K = V), bench_verify_scale:
   %   a bfloat16 KDA dump with every gradient, kda_verify on it, and the
@@ -13,6 +13,8 @@ function R = run_bench_verify (varargin)
   %   sizes: the issue's case (T = 32768, H = 4, K = V = 64, 193 MB) and a
   %   serving-size dump (T = 8192, H = 32, K = V = 128).  'Out': Markdown
   %   file (default validation/bench/results/bench_verify.md; '' for none).
+  %   'Env': put before every job's octave command (bench_verify_scale),
+  %   e.g. the GLIBC_TUNABLES of docs/performance.md.
   %   The memory needs the machine to have room: the verifier's peak is
   %   about 6 times the dump (docs/performance.md); the serving size's
   %   dump is 0.7 GB.
@@ -21,7 +23,7 @@ function R = run_bench_verify (varargin)
   here = fileparts (mfilename ('fullpath'));
   addpath (fullfile (here, 'bench'));
   addpath (fullfile (fileparts (here), 'octave'));
-  opt = struct ('Sizes', [32768 4 64; 8192 32 128], 'Rounds', 3, ...
+  opt = struct ('Sizes', [32768 4 64; 8192 32 128], 'Rounds', 3, 'Env', '', ...
                 'Out', fullfile (here, 'bench', 'results', 'bench_verify.md'));
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};
@@ -31,7 +33,7 @@ function R = run_bench_verify (varargin)
   md = '';
   for i = 1:rows (opt.Sizes)
     s = opt.Sizes(i, :);
-    R(i) = bench_verify_scale (s(1), s(2), s(3), 'Rounds', opt.Rounds);   %#ok
+    R(i) = bench_verify_scale (s(1), s(2), s(3), 'Rounds', opt.Rounds, 'Env', opt.Env);   %#ok
     fprintf ('%s', R(i).md);
     md = [md R(i).md];   %#ok
   end
@@ -48,5 +50,8 @@ function R = run_bench_verify (varargin)
                    'dump | verdict | recompute | verify | verify''s peak memory | failing |\n' ...
                    '|---:|---:|---:|---:|---|---:|---:|---|---|\n'], ...
                   started, bench_cpu (), load0, strtrim (fileread ('/proc/loadavg')), opt.Rounds);
+  if (~isempty (opt.Env))
+    md = [md sprintf('\nEvery job ran as `%s octave ...`.\n', opt.Env)];
+  end
   bench_report ([head md], opt.Out);
 end

@@ -3,7 +3,7 @@ function r = bench_verify_scale (T, H, K, varargin)
   %
   %   r = bench_verify_scale (T, H, K)
   %   r = bench_verify_scale (T, H, K, 'Folder', dir, 'Keep', false, 'Rounds', 3, ...
-  %                           'Failing', true, 'Jobs', {...})
+  %                           'Failing', true, 'Env', '', 'Jobs', {...})
   %
   %   Writes a KDA dump of B = 1, T steps, H heads, K = V as a kernel's
   %   harness would (.npy files in FLA's layout, bfloat16, meta.json): the
@@ -31,10 +31,13 @@ function r = bench_verify_scale (T, H, K, varargin)
   %   times the dump, its time at most 3 times recompute's, heat maps at
   %   most 10% of a failing verify's time.  'Folder': where to write the
   %   dump (default a temporary folder, removed after unless 'Keep' is
-  %   true); 'Jobs': the jobs to run (none: only write the dump).
+  %   true); 'Jobs': the jobs to run (none: only write the dump); 'Env':
+  %   environment settings put before each job's octave command, e.g.
+  %   'GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184'
+  %   (docs/performance.md: freed memory kept for reuse).
   %
   %   See also: kda_verify, la_save, run_bench_verify.
-  opt = struct ('Folder', '', 'Keep', false, 'Rounds', 3, 'Failing', true, ...
+  opt = struct ('Folder', '', 'Keep', false, 'Rounds', 3, 'Failing', true, 'Env', '', ...
                 'Jobs', {{'octave', 'verify', 'recompute', 'fail', 'fail_nomap'}});
   for i = 1:2:numel (varargin)
     opt.(varargin{i}) = varargin{i+1};
@@ -78,7 +81,7 @@ function r = bench_verify_scale (T, H, K, varargin)
       if (round > jobs{j, 4})
         continue;
       end
-      res = run_job (octdir, jobs{j, 2}, jobs{j, 3}, jobs{j, 1});
+      res = run_job (octdir, jobs{j, 2}, jobs{j, 3}, jobs{j, 1}, opt.Env);
       name = jobs{j, 1};
       if (round == 1)
         r.(name) = struct ('all', [], 'rss', 0, 'sec', NaN, 'ok', true);
@@ -101,13 +104,14 @@ function r = bench_verify_scale (T, H, K, varargin)
   r.md = row_md (T, H, K, r);
 end
 
-function res = run_job (octdir, setup, timed, name)
+function res = run_job (octdir, setup, timed, name, env)
   % one job in an Octave of its own: wall seconds of `timed`, peak RSS
   cmd = sprintf (['addpath (''%s''); %s t0 = tic (); %s printf (''SEC %%.3f\\n'', toc (t0)); ' ...
                   's = fileread (''/proc/self/status''); ' ...
                   'printf (''HWM %%s\\n'', regexp (s, ''VmHWM:\\s*(\\d+)'', ''tokens'', ''once''){1});'], ...
                  octdir, setup, timed);
-  [st, out] = system (sprintf ('octave --no-gui --no-window-system --quiet --norc --eval "%s" 2>&1', cmd));
+  [st, out] = system (sprintf ('%s octave --no-gui --no-window-system --quiet --norc --eval "%s" 2>&1', ...
+                               env, cmd));
   sec = regexp (out, 'SEC ([\d.]+)', 'tokens', 'once');
   hwm = regexp (out, 'HWM (\d+)', 'tokens', 'once');
   if (st ~= 0 || isempty (sec) || isempty (hwm))
