@@ -15,7 +15,7 @@ DEB_PKGS += zlib1g-dev
 LIBS     += -lz
 $(BUILD)/files/la_files_zlib.o $(BUILD)/files/la_files_mat.o $(BUILD)/files/la_files_mex.o: CFLAGS_ALL += -DLA_HAVE_ZLIB
 
-.PHONY: test-verify verify-calibrate
+.PHONY: test-verify verify-calibrate verify-calibrate-scale
 
 # the test files on their own (they also run in test-octave)
 test-verify: build ## the tensor-file and kda_verify tests alone
@@ -26,3 +26,7 @@ test-verify: build ## the tensor-file and kda_verify tests alone
 # (larger sizes, several seeds; docs/verify.md section 4 keeps the numbers)
 verify-calibrate: build ## where correct and buggy kernels sit against the bounds
 	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('$(abspath octave)', '$(abspath validation/lab)'); lab_verify_calibration ();"
+
+# the same at dump scale alone: T = 32768 and H = 32, K = V = 128 (long)
+verify-calibrate-scale: build ## the calibration's dump-scale cases (T = 32768; 32 heads)
+	$(OCTAVE) $(OCTFLAGS) --eval "addpath ('$(abspath octave)', '$(abspath validation/lab)'); lab_verify_calibration ([], 'long32k|serving');"

@@ -4,6 +4,7 @@
 %   [ok, report] = gdn_verify (folder)
 %   [ok, report] = gdn_verify (s)
 %   [ok, report] = gdn_verify (..., 'ReportDir', out)
+%   [ok, report] = gdn_verify (..., 'SliceHeads', n, 'Quiet', true)
 %
 %   folder: a dump of one call of a GDN kernel in FLA layout (docs/verify.md;
 %   octave/python/kdagdn_dump.py writes one from Python):
@@ -34,7 +35,9 @@
 %   stored tensors).  Unknown keys are an error (gdn:badOption).  s: the
 %   same as a struct of arrays in FLA layout, with meta data in its field
 %   'meta'.  out: the folder for the report and heat maps ('' for none;
-%   default: the dump folder, none for s).
+%   default: the dump folder, none for s).  'SliceHeads' (how many
+%   heads are checked at a time, which bounds the memory) and 'Quiet'
+%   (no progress lines on stderr): as in kda_verify.
 %
 %   Everything present is recomputed in double from the dumped inputs with
 %   gdn_chunk / gdn_chunk_bwd ('Intermediates' for the intermediates) and
@@ -91,17 +94,10 @@
 %   See also: kda_verify, la_load, la_from_fla, docs/verify.md.
 
 function [ok, report] = gdn_verify (dump, varargin)
-  if (nargin ~= 1 && nargin ~= 3)
-    error ('gdn:nargin', 'gdn_verify: needs one dump folder or struct, and optionally ''ReportDir'', FOLDER');
+  if (nargin < 1)
+    error ('gdn:nargin', 'gdn_verify: needs one dump folder or struct, then options (''ReportDir'', ''SliceHeads'', ''Quiet'')');
   end
-  out = [];
-  if (nargin == 3)
-    if (~ischar (varargin{1}) || ~strcmpi (varargin{1}, 'ReportDir') || ~ischar (varargin{2}))
-      error ('gdn:badOption', 'gdn_verify: the only option is ''ReportDir'', a folder name (or '''')');
-    end
-    out = varargin{2};
-  end
-  [ok, report] = verify_run ('gdn', dump, out);
+  [ok, report] = verify_run ('gdn', dump, varargin{:});
   if (nargout < 2)
     fprintf ('%s', report.markdown);
   end

@@ -4,6 +4,7 @@
 %   [ok, report] = kda_verify (folder)
 %   [ok, report] = kda_verify (s)
 %   [ok, report] = kda_verify (..., 'ReportDir', out)
+%   [ok, report] = kda_verify (..., 'SliceHeads', n, 'Quiet', true)
 %
 %   folder: a dump of one call of a KDA kernel in FLA layout (docs/verify.md;
 %   octave/python/kdagdn_dump.py writes one from Python):
@@ -33,7 +34,17 @@
 %   stored tensors).  Unknown keys are an error (kda:badOption).  s: the
 %   same as a struct of arrays in FLA layout, with meta data in its field
 %   'meta'.  out: the folder for the report and heat maps ('' for none;
-%   default: the dump folder, none for s).
+%   default: the dump folder, none for s).  n: how many query/key heads
+%   (with their value heads) are recomputed and compared at a time; by
+%   default as many as keep a slice's tensors in double within half the
+%   memory the dump is held in (at least 64 MiB), so that a large dump
+%   is checked in about 6 times its bytes (a dump read from files keeps
+%   its float32 / bfloat16 / float16 tensors single until its slice is
+%   recomputed); the verdict, ratios and locations are the same for any
+%   n, to rounding.  Dumps with use_gate_in_kernel's A_log / dt_bias and
+%   decode dumps are checked whole.  A call of more than 3 seconds
+%   prints progress lines to stderr (the slice it is at, every 2 s at
+%   most, and the total time), none with 'Quiet' true.
 %
 %   Everything present is recomputed in double from the dumped inputs with
 %   kda_chunk / kda_chunk_bwd ('Intermediates' for the intermediates) and
@@ -89,17 +100,10 @@
 %   See also: gdn_verify, la_load, la_from_fla, docs/verify.md.
 
 function [ok, report] = kda_verify (dump, varargin)
-  if (nargin ~= 1 && nargin ~= 3)
-    error ('kda:nargin', 'kda_verify: needs one dump folder or struct, and optionally ''ReportDir'', FOLDER');
+  if (nargin < 1)
+    error ('kda:nargin', 'kda_verify: needs one dump folder or struct, then options (''ReportDir'', ''SliceHeads'', ''Quiet'')');
   end
-  out = [];
-  if (nargin == 3)
-    if (~ischar (varargin{1}) || ~strcmpi (varargin{1}, 'ReportDir') || ~ischar (varargin{2}))
-      error ('kda:badOption', 'kda_verify: the only option is ''ReportDir'', a folder name (or '''')');
-    end
-    out = varargin{2};
-  end
-  [ok, report] = verify_run ('kda', dump, out);
+  [ok, report] = verify_run ('kda', dump, varargin{:});
   if (nargout < 2)
     fprintf ('%s', report.markdown);
   end

@@ -14,6 +14,8 @@
  *                                  (la_files_safetensors.c)
  *   y = la_mex('file', 'reverse', bytes, shape, esz)  row-major -> column-major
  *                                  (la_files_axes.c)
+ *   x = la_mex('file', 'bf16', bytes)  bfloat16 values (host byte order)
+ *                                  as a single column, exactly
  *   tf = la_mex('file', 'zlib')                   built with zlib?
  *   n = la_mex('file', 'mem_available')           bytes (-1: unknown)
  *   [b, err] = la_mex('file', 'read', name)       a regular file's bytes,
@@ -304,6 +306,21 @@ void la_mex_file(int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
     if (!(prev >= 0 && prev < 4294967296.0 && prev == (double)(uint32_t)prev))
       mexErrMsgIdAndTxt("kda:internal", "la_mex: 'crc32' continues from a CRC in [0, 2^32)");
     plhs[0] = mxCreateDoubleScalar(la_crc32(in, n, prev));
+    return;
+  }
+  if (!strcmp(op, "bf16")) {   /* a bfloat16 is the high half of a float32 */
+    size_t i;
+    float *y;
+    if (n % 2) mexErrMsgIdAndTxt("kda:internal", "la_mex: 'bf16' takes an even number of bytes");
+    plhs[0] = mxCreateUninitNumericMatrix(n / 2, 1, mxSINGLE_CLASS, mxREAL);
+    y = (float *)mxGetData(plhs[0]);
+    for (i = 0; i < n / 2; i++) {
+      uint16_t h;
+      uint32_t w;
+      memcpy(&h, in + 2 * i, 2);
+      w = (uint32_t)h << 16;
+      memcpy(y + i, &w, 4);
+    }
     return;
   }
   if (!strcmp(op, "reverse")) {

@@ -39,13 +39,15 @@ function x = la_bytes_to_array (bytes, dtype, big_endian, shape, c_order, file, 
   end
   if (n == 0)
     x = zeros (0, 1, cls);
+  elseif (strcmp (dtype, 'bfloat16'))
+    x = la_mex ('file', 'bf16', bytes(:));   % the high halves of float32s, in C
   else
     x = typecast (bytes, cls);
   end
   if (strcmp (dtype, 'float16'))
     x = la_half_to_single (x);
-  elseif (strcmp (dtype, 'bfloat16'))
-    x = typecast (bitshift (uint32 (x), 16), 'single');
+  elseif (strcmp (dtype, 'bfloat16') && n == 0)
+    x = single (x);
   elseif (strcmp (dtype, 'bool'))
     x = (x ~= 0);
   end

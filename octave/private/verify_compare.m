@@ -1,9 +1,10 @@
 % VERIFY_COMPARE  One row of the verification report: the dump's tensor against ours.
 %
-%   row = verify_compare (name, ref, x, tol, warn_tol, problem)
+%   row = verify_compare (name, R, tol, warn_tol, problem)
 %
-%   ref: this library's double result, x: the dump's tensor, both in FLA
-%   layout.  row: name, shape, ratio = rms(ref - x)/rms(ref) (la_ratio's
+%   R: the tensor's error reduced by verify_reduce (this library's double
+%   result ref against the dump's x, both in FLA layout, over all heads).
+%   row: name, shape, ratio = rms(ref - x)/rms(ref) (la_ratio's
 %   convention: rms(x) when ref is zero), max_abs, cosine, tol, warn_tol,
 %   status ('pass', 'warn' above warn_tol, 'fail' above tol or for a
 %   wrong shape), pass (status is not 'fail'), and for a tensor that does
@@ -11,39 +12,32 @@
 %   err_map, the error over (step, head) for the heat map ([] for tensors
 %   without steps).
 
-function row = verify_compare (name, ref, x, tol, warn_tol, problem)
-  row = struct ('name', name, 'shape', size (ref), 'ratio', NaN, 'max_abs', NaN, ...
+function row = verify_compare (name, R, tol, warn_tol, problem)
+  row = struct ('name', name, 'shape', R.shape, 'ratio', NaN, 'max_abs', NaN, ...
                 'cosine', NaN, 'tol', tol, 'warn_tol', warn_tol, 'status', 'fail', ...
                 'pass', false, 'where', '', 'err_map', []);
-  if (~isequal (squeeze_shape (size (x)), squeeze_shape (size (ref))))
-    row.where = sprintf ('shape [%s], expected [%s]', num2str (size (x)), num2str (size (ref)));
+  if (R.bad)
+    row.where = sprintf ('shape [%s], expected [%s]', num2str (R.xshape), num2str (R.shape));
     return;
   end
-  x = reshape (double (x), size (ref));
-  d = ref - x;
-  den = norm (ref(:));
+  den = sqrt (R.rr);
   if (den == 0)
-    row.ratio = norm (x(:)) / sqrt (max (1, numel (x)));
+    row.ratio = sqrt (R.xx) / sqrt (max (1, R.n));
   else
-    row.ratio = norm (d(:)) / den;
+    row.ratio = sqrt (R.dd) / den;
   end
-  row.max_abs = max ([0; abs(d(:))]);
-  row.cosine = (ref(:)' * x(:)) / (den * norm (x(:)));
-  if (den == 0 && norm (x(:)) == 0)
+  row.max_abs = R.max_abs;
+  row.cosine = R.rx / (den * sqrt (R.xx));
+  if (den == 0 && R.xx == 0)
     row.cosine = 1;
   end
   row.pass = isfinite (row.ratio) && row.ratio <= tol;
   if (~row.pass)
-    [row.where, row.err_map] = verify_divergence (name, ref, x, tol, problem);
+    [row.where, row.err_map] = verify_divergence (name, R, tol, problem);
   elseif (row.ratio > warn_tol)
     row.status = 'warn';
-    [row.where, row.err_map] = verify_divergence (name, ref, x, warn_tol, problem);
+    [row.where, row.err_map] = verify_divergence (name, R, warn_tol, problem);
   else
     row.status = 'pass';
   end
-end
-
-function s = squeeze_shape (s)
-  % trailing and leading-batch singleton dimensions do not matter
-  s = s(s ~= 1);
 end

@@ -1,52 +1,85 @@
 % VERIFY_COMPUTE  Recompute, in double, every tensor of a dump that can be checked.
 %
 %   [ref, unchecked] = verify_compute (op, t, opts, problem)
+%   [ref, unchecked, lib] = verify_compute (op, t, opts, problem)
 %
-%   t: the dump's tensors in FLA layout (double); opts: this library's
+%   t: the dump's tensors in FLA layout (double, or single for a dump read
+%   as stored: the inputs are made double here); opts: this library's
 %   options (verify_options).  ref: struct of the recomputed tensors in FLA
 %   layout, one field per dump tensor that this library computes: o, ht;
 %   with do: dq dk dv dg dbeta (or db) dh0 dA_log ddt_bias; intermediates
-%   through 'Intermediates' (verify_intermediates).  unchecked: struct
+%   through 'Intermediates' (verify_intermediates), asked for only when
+%   the dump holds some (they cost more than the run).  unchecked: struct
 %   array (name, reason, severity) of the dump's other tensors that are
 %   not inputs: severity 'fail' for a gradient whose backward could not be
 %   run (no `do`: the dump meant it to be checked), else 'warn'.  A GDN
 %   dump with gk / gv (FLA's fused_recurrent_gated_delta_rule) is
 %   recomputed by gdn_recurrent / gdn_recurrent_bwd ('GK', 'GV'; dgk, dgv
-%   too).  With use_graph the trailing zero-length sequences' ht, dh0 rows
-%   are taken from the dump (FLA leaves them undefined).
+%   too).  lib: the inputs q k v g beta (h0 do dht) in this library's
+%   layout, in double; given back as problem.lib to a second call on the
+%   same t (the emulated run), they are not made again.  With use_graph
+%   the trailing zero-length sequences' ht, dh0 rows are taken from the
+%   dump (FLA leaves them undefined).
 
-function [ref, unchecked] = verify_compute (op, t, opts, problem)
-  need = {'q', 'k', 'v', 'g', 'beta'};
+function [ref, unchecked, lib] = verify_compute (op, t, opts, problem)
   conv = {'Op', op, 'StateVFirst', problem.state_v_first};
-  in = cell (1, 5);
-  for i = 1:5
-    in{i} = la_from_fla (need{i}, t.(need{i}), conv{:});
+  if (isfield (problem, 'lib') && ~isempty (problem.lib))
+    lib = problem.lib;                 % the inputs made by the call before, on the same t
+  else
+    lib = struct ();
+    for n = reshape (intersect ({'q', 'k', 'v', 'g', 'beta', 'h0', 'do', 'dht'}, fieldnames (t)), 1, [])
+      lib.(n{1}) = from_fla (n{1}, t, conv);
+    end
   end
+  in = {lib.q, lib.k, lib.v, lib.g, lib.beta};
   if (isfield (t, 'h0'))
-    opts = [opts, {'InitialState', la_from_fla('h0', t.h0, conv{:})}];
+    opts = [opts, {'InitialState', lib.h0}];
   end
   if (strcmp (op, 'gdn') && any (isfield (t, {'gk', 'gv'})))
-    [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv);
+    [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv, lib);
     return;
   end
+  % the intermediates cost more than the run itself: only when the dump has some
+  fwd_inter = {'g_cumsum', 'Aqk', 'Akk', 'w', 'u', 'v_new', 'h'};
+  bwd_inter = {'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
+  want_bwd = isfield (t, 'do') && any (isfield (t, bwd_inter));
+  want_fwd = want_bwd || any (isfield (t, fwd_inter));
   fwd = str2func ([op '_chunk']);
-  [o, S, aux] = fwd (in{:}, opts{:}, 'Intermediates', true);
+  aux = [];
+  if (want_fwd)
+    [o, S, aux] = fwd (in{:}, opts{:}, 'Intermediates', true);
+  else
+    [o, S] = fwd (in{:}, opts{:});
+  end
   ref = struct ('o', la_to_fla ('o', o, conv{:}), 'ht', la_to_fla ('ht', S, conv{:}));
+  clear o S;
   nb = size (t.q, 1);
-  ref = verify_intermediates (op, t, ref, aux, problem, nb);
+  if (want_fwd)
+    ref = verify_intermediates (op, t, ref, aux, problem, nb);
+  end
   if (isfield (t, 'do'))
     dht = [];
     if (isfield (t, 'dht'))
-      dht = la_from_fla ('dht', t.dht, conv{:});
+      dht = lib.dht;
     end
     bwd = str2func ([op '_chunk_bwd']);
-    grads = cell (1, 9);
-    [grads{:}] = bwd (in{:}, la_from_fla ('do', t.do, conv{:}), dht, opts{:}, ...
-                      'Intermediates', true);
-    ref = verify_bwd_intermediates (op, t, ref, grads{9}, aux, problem, nb);
     names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0', 'dA_log', 'ddt_bias'};
+    dO = lib.do;
+    if (want_bwd)
+      grads = cell (1, 9);
+      [grads{:}] = bwd (in{:}, dO, dht, opts{:}, 'Intermediates', true);
+      ref = verify_bwd_intermediates (op, t, ref, grads{9}, aux, problem, nb);
+    else
+      grads = cell (1, 8);
+      [grads{:}] = bwd (in{:}, dO, dht, opts{:});
+    end
+    clear in dO aux;
+    if (nargout < 3)
+      clear lib;
+    end
     for i = 1:numel (names)
       ref.(names{i}) = la_to_fla (names{i}, grads{i}, conv{:});
+      grads{i} = [];
     end
     ref.db = ref.dbeta;   % FLA's internal name of the beta gradient
   end
@@ -55,6 +88,15 @@ function [ref, unchecked] = verify_compute (op, t, opts, problem)
   end
   ref = tail_states (ref, t, problem);
   unchecked = unchecked_tensors (t, ref, opts);
+end
+
+function x = from_fla (name, t, conv)
+  % this library's layout, in double (a dump read slice by slice keeps its
+  % tensors single: permuted first, the double copy is the only one)
+  x = la_from_fla (name, t.(name), conv{:});
+  if (~isa (x, 'double'))
+    x = double (x);
+  end
 end
 
 function ref = tail_states (ref, t, problem)
@@ -78,7 +120,7 @@ function ref = tail_states (ref, t, problem)
   end
 end
 
-function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv)
+function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv, lib)
   % FLA's fused_recurrent_gated_delta_rule with gk [B, T, HV, K] and / or
   % gv [B, T, HV, V]: the recurrent path ('GK', 'GV'); no intermediates
   keep = true (size (opts));
@@ -88,7 +130,7 @@ function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv)
   names = {'gk', 'gv'};
   for j = 1:2
     if (isfield (t, names{j}))
-      x = permute (t.(names{j}), [4 2 3 1]);     % [B, T, HV, X] -> X x T x HV x B
+      x = double (permute (t.(names{j}), [4 2 3 1]));   % [B, T, HV, X] -> X x T x HV x B
       opts = [opts, {upper(names{j}), x}];       %#ok<AGROW>
     end
   end
@@ -97,10 +139,10 @@ function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv)
   if (isfield (t, 'do'))
     dht = [];
     if (isfield (t, 'dht'))
-      dht = la_from_fla ('dht', t.dht, conv{:});
+      dht = lib.dht;
     end
     grads = cell (1, 10);
-    [grads{:}] = gdn_recurrent_bwd (in{:}, la_from_fla ('do', t.do, conv{:}), dht, opts{:});
+    [grads{:}] = gdn_recurrent_bwd (in{:}, lib.do, dht, opts{:});
     names = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'dh0', 'dA_log', 'ddt_bias'};
     for j = 1:numel (names)
       ref.(names{j}) = la_to_fla (names{j}, grads{j}, conv{:});

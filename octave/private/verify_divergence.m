@@ -1,7 +1,8 @@
 % VERIFY_DIVERGENCE  Where a failing tensor goes wrong (0-based, FLA's indices).
 %
-%   [where, err_map] = verify_divergence (name, ref, x, tol, problem)
+%   [where, err_map] = verify_divergence (name, R, tol, problem)
 %
+%   R: the tensor's error reduced over its channels (verify_reduce).
 %   Errors are measured against tol * rms(ref) of the whole tensor.
 %     time axis ([B, T, heads, ...]): the first step, in order of sequence
 %       (batch entry or cu_seqlens segment) then time, whose error rms over
@@ -18,51 +19,52 @@
 %   in time, so the first wrong step lies before the bug.  err_map: the relative error over (step, head)
 %   for the heat map, rms over batch and channels (time axis only).
 
-function [where, err_map] = verify_divergence (name, ref, x, tol, problem)
+function [where, err_map] = verify_divergence (name, R, tol, problem)
   err_map = [];
-  d = abs (ref - x);
-  d(isnan (d)) = Inf;
-  scale = max (norm (ref(:)) / sqrt (numel (ref)), realmin);
-  sz = [size(d), 1, 1];
-  if (any (strcmp (name, {'h', 'dh'})))
-    d3 = reshape (d, sz(1), sz(2), sz(3), []);          % B, NT, HV, K*V
-    per_chunk = sqrt (mean (mean (d3 .^ 2, 4), 3)) / scale;
-    [b, n] = first_over (per_chunk, tol);
-    [seq, chunk] = chunk_of (b, n, problem);
-    where = sprintf ('first wrong state: sequence %d, chunk %d (error %.3g x rms)', ...
-                     seq, chunk, per_chunk(b, n));
-    if (strcmp (name, 'dh'))
-      [b, n] = last_over (per_chunk, tol);
-      [seq, chunk] = chunk_of (b, n, problem);
-      where = sprintf (['%s; last wrong state (a gradient flows backward in time: its error ' ...
-                        'starts here): sequence %d, chunk %d (error %.3g x rms)'], ...
-                       where, seq, chunk, per_chunk(b, n));
-    end
-    where = [where heads_over(d3, 3, scale, tol)];
-  elseif (any (strcmp (name, {'ht', 'dh0', 'dht'})))
-    d3 = reshape (d, sz(1), sz(2), []);                 % N, HV, K*V
-    per_seq = sqrt (mean (mean (d3 .^ 2, 3), 2)) / scale;
-    [n, ~] = first_over (per_seq, tol);
-    where = sprintf ('first wrong sequence %d (error %.3g x rms)%s', n - 1, per_seq(n), ...
-                     heads_over (d3, 2, scale, tol));
-  elseif (any (strcmp (name, {'dA_log', 'ddt_bias'})))
+  scale = max (sqrt (R.rr / R.n), realmin);
+  if (strcmp (R.layout, 'whole'))                       % dA_log, ddt_bias
+    d = abs (R.d);
     [~, i] = max (d(:));
     idx = cell (1, ndims (d));
     [idx{:}] = ind2sub (size (d), i);
     where = sprintf ('largest error %.3g at index [%s]', d(i), num2str ([idx{:}] - 1));
-  else
-    d3 = reshape (d, sz(1), sz(2), sz(3), []);          % B, T, heads, channels
-    per_step = sqrt (mean (mean (d3 .^ 2, 4), 3)) / scale;
-    err_map = reshape (sqrt (mean (mean (d3 .^ 2, 4), 1)) / scale, sz(2), sz(3));
-    [b, t] = first_over (per_step, tol);
-    where = ['first divergence: ' step_text(d3, per_step, b, t, problem)];
-    if (is_gradient (name))
-      [b, t] = last_over (per_step, tol);
-      where = sprintf (['%s; last wrong step (a gradient flows backward in time: its error ' ...
-                        'starts here): %s'], where, step_text (d3, per_step, b, t, problem));
-    end
-    where = [where heads_over(d3, 3, scale, tol)];
+    return;
   end
+  s2 = R.s2;                                            % sum over channels of d .^ 2
+  if (strcmp (R.layout, 'state'))
+    H = size (s2, 2);
+    per_seq = sqrt (sum (s2, 2) / (H * R.C)) / scale;   % N x 1
+    [n, ~] = first_over (per_seq, tol);
+    where = sprintf ('first wrong sequence %d (error %.3g x rms)%s', n - 1, per_seq(n), ...
+                     heads_over (s2, 2, R.C, scale, tol));
+    return;
+  end
+  H = size (s2, 3);
+  per_step = sqrt (sum (s2, 3) / (H * R.C)) / scale;     % B x T (or B x NT)
+  if (any (strcmp (name, {'h', 'dh'})))
+    [b, n] = first_over (per_step, tol);
+    [seq, chunk] = chunk_of (b, n, problem);
+    where = sprintf ('first wrong state: sequence %d, chunk %d (error %.3g x rms)', ...
+                     seq, chunk, per_step(b, n));
+    if (strcmp (name, 'dh'))
+      [b, n] = last_over (per_step, tol);
+      [seq, chunk] = chunk_of (b, n, problem);
+      where = sprintf (['%s; last wrong state (a gradient flows backward in time: its error ' ...
+                        'starts here): sequence %d, chunk %d (error %.3g x rms)'], ...
+                       where, seq, chunk, per_step(b, n));
+    end
+    where = [where heads_over(s2, 3, R.C, scale, tol)];
+    return;
+  end
+  err_map = reshape (sqrt (sum (s2, 1) / (size (s2, 1) * R.C)) / scale, size (s2, 2), H);
+  [b, t] = first_over (per_step, tol);
+  where = ['first divergence: ' step_text(R, per_step, b, t, problem)];
+  if (is_gradient (name))
+    [b, t] = last_over (per_step, tol);
+    where = sprintf (['%s; last wrong step (a gradient flows backward in time: its error ' ...
+                      'starts here): %s'], where, step_text (R, per_step, b, t, problem));
+  end
+  where = [where heads_over(s2, 3, R.C, scale, tol)];
 end
 
 function tf = is_gradient (name)
@@ -71,17 +73,17 @@ function tf = is_gradient (name)
                            'dAkk', 'dw', 'du', 'dv_new'}));
 end
 
-function s = step_text (d3, per_step, b, t, problem)
+function s = step_text (R, per_step, b, t, problem)
   % 'sequence 1, chunk 0, step 3 of the chunk (t = 3 of the sequence), head 1,
   % channel 2 (error 0.5, 1.2 x rms)' for step t of batch entry b
   [seq, t0] = sequence_of (b, t, problem.cu_seqlens);
   step = t - t0;                                      % 0-based in the sequence
-  [~, hc] = max (reshape (d3(b, t, :, :), [], 1));
-  [h, c] = ind2sub ([size(d3, 3), size(d3, 4)], hc);
+  [err, h] = max (reshape (R.mx(b, t, :), [], 1));
+  c = R.arg(b, t, h);
   s = sprintf (['sequence %d, chunk %d, step %d of the chunk (t = %d of the sequence), ' ...
                 'head %d, channel %d (error %.3g, %.3g x rms)'], ...
                seq, floor (step / problem.chunk_size), mod (step, problem.chunk_size), ...
-               step, h - 1, c - 1, d3(b, t, h, c), per_step(b, t));
+               step, h - 1, c - 1, err, per_step(b, t));
 end
 
 
@@ -112,14 +114,14 @@ function [i, j] = over (e, tol, first)
   j = order(2);
 end
 
-function s = heads_over (d, dim, scale, tol)
-  % '; failing heads: 0, 2' for the heads (dimension dim) above tol
-  others = setdiff (1:ndims (d), dim);
-  e = d .^ 2;
-  for k = others
-    e = mean (e, k);
+function s = heads_over (s2, dim, C, scale, tol)
+  % '; failing heads: 0, 2' for the heads (dimension dim of s2) above tol
+  per_head = s2;
+  for k = setdiff (1:ndims (s2), dim)
+    per_head = sum (per_head, k);
   end
-  bad = find (sqrt (e(:)) / scale > tol) - 1;
+  per_head = sqrt (per_head(:) / (numel (s2) / size (s2, dim) * C)) / scale;
+  bad = find (per_head > tol) - 1;
   s = '';
   if (~isempty (bad))
     s = sprintf ('; failing heads: %s', strjoin (arrayfun (@num2str, bad(:)', ...

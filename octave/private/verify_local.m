@@ -1,10 +1,13 @@
 % VERIFY_LOCAL  Judge a tensor's error window by window against a correct kernel's there.
 %
 %   [level, where, score] = verify_local (name, ref, x, e, warn_tol, problem)
+%   [level, where, score] = verify_local (name, R, warn_tol, problem)
 %
 %   ref: the double reference, x: the dump's tensor, e: ref minus the
 %   emulated kernel of the dump's dtype (verify_expected), all in FLA
 %   layout; warn_tol: the tensor's global warn bound (verify_tolerance).
+%   R: the same reduced over channels (verify_reduce), as kda_verify
+%   keeps it for a dump checked slice by slice.
 %   A bug confined to one step of one head can leave the global ratio
 %   rms(ref - x)/rms(ref) under its bound; here the error is measured in
 %   windows, in units of the tensor's rms:
@@ -26,31 +29,38 @@
 %   worst score, as FLA's 0-based indices; score: the worst score (0 when
 %   no window counts).
 
-function [level, where, score] = verify_local (name, ref, x, e, warn_tol, problem)
+function [level, where, score] = verify_local (name, varargin)
   [WARN, FAIL, FLOOR] = deal (8, 16, 0.5);
   level = 'pass';
   where = '';
   score = 0;
+  if (numel (varargin) == 5)               % (name, ref, x, e, warn_tol, problem)
+    [ref, x, e, warn_tol, problem] = deal (varargin{:});
+    if (isempty (e))
+      return;
+    end
+    R = verify_reduce (name, ref, x, e, problem);
+    clear ref x e;
+  else                                     % (name, R, warn_tol, problem)
+    [R, warn_tol, problem] = deal (varargin{:});
+  end
   try
     kind = la_fla_kind (name, problem.op, problem.state_v_first);
   catch
     return;                                % a tensor without windows
   end
-  scale = norm (ref(:)) / sqrt (max (1, numel (ref)));
-  if (~(scale > 0) || isempty (e))
+  scale = sqrt (R.rr / max (1, R.n));
+  if (~(scale > 0) || isempty (R.e2) || R.bad)
     return;
   end
-  d2 = (ref - x) .^ 2;
-  d2(isnan (d2)) = Inf;
-  e2 = e .^ 2;
-  floor_ = FLOOR * sqrt (mean (e2(:))) / scale;
-  fams = windows (kind, size (ref), problem);
+  floor_ = FLOOR * sqrt (R.ee / R.n) / scale;
+  fams = windows (kind, size (R.s2), R.C, problem);
   hits = zeros (0, 5);                     % [score, family, window, order keys]
   for f = 1:numel (fams)
     id = fams(f).id(:);
-    n = accumarray (id, 1);
-    m = sqrt (accumarray (id, d2(:)) ./ n) / scale;
-    en = sqrt (accumarray (id, e2(:)) ./ n) / scale;
+    n = accumarray (id, 1) * R.C;
+    m = sqrt (accumarray (id, R.s2(:)) ./ n) / scale;
+    en = sqrt (accumarray (id, R.e2(:)) ./ n) / scale;
     s = m ./ max (en, floor_);
     s(~(m > warn_tol)) = 0;                % below the global warn bound: fine
     score = max ([score; s]);
@@ -76,16 +86,16 @@ function [level, where, score] = verify_local (name, ref, x, e, warn_tol, proble
                     'kernel''s error in the window)'], where, score, WARN, FAIL);
 end
 
-function fams = windows (kind, sz, problem)
-  % window families: id, an array of the tensor's size numbering the
-  % windows from 1; name (w), the text of window w; order, one row per
-  % window: [sequence (or batch entry), first step (or chunk)]
-  sz(end + 1:5) = 1;
+function fams = windows (kind, sz, C, problem)
+  % window families over the reduced entries (verify_reduce: [B, T, heads]
+  % or [N, HV], each the sum over C channels): id, an array of sz
+  % numbering the windows from 1; name (w), the text of window w; order,
+  % one row per window: [sequence (or batch entry), first step (or chunk)]
+  sz(end + 1:3) = 1;
   fams = struct ('id', {}, 'name', {}, 'order', {});
   switch (kind)
     case {'qk', 'v', 'gk', 'tri', 'bt'}
       [B, T, H] = deal (sz(1), sz(2), sz(3));
-      C = prod (sz(4:end));
       [seq, t0] = sequences (B, T, problem.cu_seqlens);   % B x T, 0-based
       step = repmat (0:T - 1, B, 1) - t0;
       chunk = floor (step / problem.chunk_size);
@@ -95,26 +105,26 @@ function fams = windows (kind, sz, problem)
       cid = reshape (j, B, T) + numel (u) * reshape (0:H - 1, 1, 1, H);   % B x T x H
       order = @(id) [accumarray(id(:), repmat (seq(:), H, 1), [], @min), ...
                      accumarray(id(:), repmat (step(:), H, 1), [], @min)];
-      fams(end + 1) = struct ('id', repmat (cid, [1, 1, 1, C]), ...
-                              'name', @(w) chunk_name (w, u, nc, H), 'order', order (cid));
+      fams(end + 1) = struct ('id', cid, 'name', @(w) chunk_name (w, u, nc, H), ...
+                              'order', order (cid));
       if (C > 1)
         sid = reshape (1:B * T, B, T) + B * T * reshape (0:H - 1, 1, 1, H);
-        fams(end + 1) = struct ('id', repmat (sid, [1, 1, 1, C]), ...
+        fams(end + 1) = struct ('id', sid, ...
                                 'name', @(w) step_name (w, B, T, H, seq, step, problem.chunk_size), ...
-                                'order', order (sid));
+                                'order', [repmat(seq(:), H, 1), repmat(step(:), H, 1)]);
       end
     case 'chunkstate'
       R = sz(1) * sz(2);
       id = reshape (1:R * sz(3), sz(1), sz(2), sz(3));
       [b, c] = ndgrid (0:sz(1) - 1, 0:sz(2) - 1);
-      fams(1) = struct ('id', repmat (id, [1, 1, 1, sz(4), sz(5)]), ...
+      fams(1) = struct ('id', id, ...
                         'name', @(w) sprintf ('chunk %d of batch entry %d, head %d', ...
                                               floor (mod (w - 1, R) / sz(1)), mod (w - 1, sz(1)), ...
                                               floor ((w - 1) / R)), ...
                         'order', repmat ([b(:), c(:)], sz(3), 1));
     case 'state'
       id = reshape (1:sz(1) * sz(2), sz(1), sz(2));
-      fams(1) = struct ('id', repmat (id, [1, 1, sz(3), sz(4)]), ...
+      fams(1) = struct ('id', id, ...
                         'name', @(w) sprintf ('sequence %d, head %d', mod (w - 1, sz(1)), ...
                                               floor ((w - 1) / sz(1))), ...
                         'order', [repmat((0:sz(1) - 1)', sz(2), 1), zeros(sz(1) * sz(2), 1)]);

@@ -1,13 +1,16 @@
 % VERIFY_READ  The tensors and meta data of a kernel dump.
 %
 %   [t, meta, dtypes, folder] = verify_read (dump)
+%   [t, meta, dtypes, folder] = verify_read (dump, 'native')
 %
 %   dump: a folder, or a struct of arrays in FLA layout (an optional field
 %   'meta' holds the meta data as a struct).  From a folder: every NAME.npy,
 %   every entry of each .safetensors and .npz file, every variable of each
 %   .mat file (la_load: names exactly as written, "do" included), and
 %   meta.json (la_json_decode: bounded, exact keys, duplicates refused).
-%   t: struct of the arrays in double (indexed like FLA's tensors); dtypes:
+%   t: struct of the arrays in double (indexed like FLA's tensors; with
+%   'native', tensors stored as float32, bfloat16 or float16 stay single,
+%   which holds them exactly in half a double's memory); dtypes:
 %   the stored type of each; folder: the dump folder ('' for a struct).
 %   Special files (FIFO, device, a link to one) are refused, not opened.
 %   meta.json must be one JSON object whose values are numbers, booleans,
@@ -18,7 +21,8 @@
 %   file, is a 'la:badFile' error whose text starts with kda_verify or
 %   gdn_verify, whichever was called.
 
-function [t, meta, dtypes, folder] = verify_read (dump)
+function [t, meta, dtypes, folder] = verify_read (dump, how)
+  native = (nargin > 1 && strcmp (how, 'native'));
   if (isstruct (dump))
     folder = '';
     meta = struct ();
@@ -41,7 +45,7 @@ function [t, meta, dtypes, folder] = verify_read (dump)
     error ('la:badFile', '%s: %s: no such folder', caller, folder);
   end
   try
-    [t, dtypes] = read_tensors (folder, caller);
+    [t, dtypes] = read_tensors (folder, caller, native);
     meta = read_meta (fullfile (folder, 'meta.json'));
   catch err
     if (strcmp (err.identifier, 'la:badFile'))
@@ -51,14 +55,18 @@ function [t, meta, dtypes, folder] = verify_read (dump)
   end
 end
 
-function [t, dtypes] = read_tensors (folder, caller)
+function [t, dtypes] = read_tensors (folder, caller, native)
   t = struct ();
   dtypes = struct ();
   for ext = {'.npy', '.npz', '.safetensors', '.mat'}
     files = la_folder_files (folder, ext);   % no glob: a backslash in folder is a name
     for i = 1:numel (files)
       file = fullfile (folder, files{i});
-      [s, dt] = la_load (file, 'double');
+      if (native)
+        [s, dt] = la_load (file);
+      else
+        [s, dt] = la_load (file, 'double');
+      end
       names = fieldnames (s);
       for j = 1:numel (names)
         if (isfield (t, names{j}))
@@ -66,6 +74,10 @@ function [t, dtypes] = read_tensors (folder, caller)
                  caller, file, names{j});
         end
         t.(names{j}) = s.(names{j});
+        if (native && ~isa (t.(names{j}), 'single'))
+          t.(names{j}) = double (t.(names{j}));   % integers, logicals: double
+        end
+        s.(names{j}) = [];                      % one copy at a time
         dtypes.(names{j}) = dt.(names{j});
       end
     end

@@ -9,8 +9,10 @@ function T = lab_verify_calibration (root, pattern)
 %   KDA and GDN, tf32 and bf16, seeds 1-3 at the sizes 'small' (K = V =
 %   16, T = 97), 'slow' (K = V = 32, T = 512, weak gates), 'large' (K = V
 %   = 64, T = 2048), 'large_slow' (the same with weak gates), and one seed
-%   at 'long' (T = 8192, H = 4, HV = 8) and 'heads' (H = 16, HV = 32), are
-%   verified; per dump the largest and smallest measured / expected error
+%   at 'long' (T = 8192, H = 4, HV = 8) and 'heads' (H = 16, HV = 32), and
+%   at dump scale seeds 1-2 at 'long32k' (T = 32768 in two sequences, H =
+%   HV = 4, K = V = 64) and 'serving' (T = 8192, H = HV = 32, K = V = 128;
+%   kda_verify slices these by heads), are verified; per dump the largest and smallest measured / expected error
 %   over its tensors (expected: the emulated kernel's error,
 %   verify_expected), the largest local score (verify_local: a window's
 %   error over the emulated kernel's there) and the verdict.  Correct
@@ -20,9 +22,11 @@ function T = lab_verify_calibration (root, pattern)
 %   local bug.  Prints a Markdown table (docs/verify.md section 4 keeps the
 %   numbers); T: a struct array of the rows.  root: where the dumps go (a
 %   temporary folder by default); pattern: a regular expression choosing
-%   the cases.  `make verify-calibrate` runs it.
+%   the cases.  `make verify-calibrate` runs it all; `make
+%   verify-calibrate-scale` the dump-scale cases alone (an hour or more on
+%   2 cores, several GB of memory).
 
-  if (nargin < 1)
+  if (nargin < 1 || isempty (root))
     root = tempname ();
   end
   here = fileparts (mfilename ('fullpath'));
@@ -43,6 +47,13 @@ function T = lab_verify_calibration (root, pattern)
       end
     end
     cases{end + 1} = sprintf ('%s:bf16:gate1:1', op{1});   % a local bug: caught  %#ok<AGROW>
+    for size_ = {'long32k', 'serving'}         % dump scale: T = 32768; 32 heads, K = V = 128
+      for seed = 1:2
+        for mode = {'tf32', 'bf16'}
+          cases{end + 1} = sprintf ('%s:%s:none:%d:%s', op{1}, mode{1}, seed, size_{1});  %#ok<AGROW>
+        end
+      end
+    end
   end
   if (nargin > 1)
     cases = cases(~cellfun (@isempty, regexp (cases, pattern)));

@@ -20,7 +20,9 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           float16, dq as bfloat16, dh0 as bfloat16: right values, too few
           bits) | gate1 (the gate of step 20 of sequence 1, head 1, dropped)
     SIZE  small, slow (make test) | large, large_slow, long (T = 8192,
-          H = 4, HV = 8), heads (H = 16, HV = 32) (calibration); slow:
+          H = 4, HV = 8), heads (H = 16, HV = 32), long32k (T = 32768,
+          H = HV = 4), serving (T = 8192, H = HV = 32, K = V = 128)
+          (calibration); slow:
           weak gates (a long memory); empty: a zero-length sequence between
           two others; graph: two zero-length tail sequences, meta.json
           use_graph (FLA's CUDA-graph padding)
@@ -61,6 +63,10 @@ SIZES = {'small': dict(T=(37, 60), K=16, V=16, BT=16, gate=1),
                        meta=dict(use_graph=True, max_num_seqs=4)),
          # calibration of the local checks: long sequences, many heads
          'long': dict(T=(3000, 5192), K=64, V=64, BT=64, gate=1, H=4, HV=8),
+         # at dump scale (sliced by kda_verify): the T = 32768, H = 4,
+         # K = V = 64, and a serving size, T = 8192, H = HV = 32, K = V = 128
+         'long32k': dict(T=(12000, 20768), K=64, V=64, BT=64, gate=1, H=4, HV=4),
+         'serving': dict(T=(3000, 5192), K=128, V=128, BT=64, gate=1, H=32, HV=32),
          'heads': dict(T=(700, 1348), K=32, V=32, BT=64, gate=1, H=16, HV=32)}
 
 
