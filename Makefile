@@ -15,6 +15,10 @@
 # tier's own deps-*) installs what is missing with apt-get (as root, or
 # through sudo).
 
+# plain `make` is `make all` (the MEX), whatever rules the flavours and the
+# mk/*.mk files define first
+.DEFAULT_GOAL := all
+
 # liblapacke-dev: the project's platform contract lists it, so a machine set
 # up by `make deps` has it; nothing here links LAPACKE (the chunk's
 # triangular solves are the core's own, the rest is OpenBLAS's BLAS).
@@ -283,15 +287,21 @@ test-lab-check: testing deps-test ## step: the quick lab, reference and gradient
 test-lab-hazards: testing deps-test ## step: the quick lab, hazards section
 	$(call LAB_QUICK,hazards)
 
+# plain `make` must build the MEX (README: "Without installing: `make`")
+test-make: ## step: plain make's goal is all (the MEX), not a rule an include defines first
+	@goal=$$($(MAKE) --no-print-directory -pn 2>/dev/null | sed -n 's/^\.DEFAULT_GOAL := //p' | tail -n 1); \
+	  test "$$goal" = all || { echo "plain make builds '$$goal', not all (the MEX)"; exit 1; }; \
+	  echo "plain make builds all: the MEX"
+
 # ---- the tiers -------------------------------------------------------------
 # Each mk/*.mk file appends its steps to a tier (TEST_STEPS += ...,
 # VALIDATE_STEPS += ...).  The Octave suite goes last in each tier.
-CHECK_STEPS    := test-c-quick test-c-sanitize-quick test-lab-check test-octave-fast
-TEST_STEPS     := test-c test-c-blas test-c-sanitize test-lab
+CHECK_STEPS    := test-make test-c-quick test-c-sanitize-quick test-lab-check test-octave-fast
+TEST_STEPS     := test-make test-c test-c-blas test-c-sanitize test-lab
 VALIDATE_STEPS := test-lab-hazards lab-full notebooks-check test-octave-slow
 STEPS = BUILD='$(BUILD)' MAKE='$(MAKE)' bash mk/steps.sh
 
-.PHONY: check test validate lab-full test-c-quick test-c-sanitize-quick test-octave-fast \
+.PHONY: check test validate lab-full test-make test-c-quick test-c-sanitize-quick test-octave-fast \
         test-octave-slow test-lab-check test-lab-hazards
 
 check: testing ## the developer's loop (under two minutes warm)
