@@ -40,7 +40,7 @@ function [ref, unchecked, lib] = verify_compute (op, t, opts, problem)
     return;
   end
   % the intermediates cost more than the run itself: only when the dump has some
-  fwd_inter = {'g_cumsum', 'Aqk', 'Akk', 'w', 'u', 'v_new', 'h'};
+  fwd_inter = {'g_cumsum', 'Aqk', 'Akk', 'w', 'u', 'v_new', 'h', 'qg', 'kg'};
   bwd_inter = {'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
   want_bwd = isfield (t, 'do') && any (isfield (t, bwd_inter));
   want_fwd = want_bwd || any (isfield (t, fwd_inter));

@@ -19,7 +19,7 @@
 %! here = fileparts (which ('test_verify_python'));
 %! [status, out] = pytest_ (tempdir (), fullfile (here, 'python', 'test_kdagdn_dump.py'));
 %! assert (status == 0, out);
-%! assert (~isempty (regexp (out, '4 passed', 'once')), out);
+%! assert (~isempty (regexp (out, '5 passed', 'once')), out);
 
 %!test
 %! % the pytest example of docs/verify.md, as written

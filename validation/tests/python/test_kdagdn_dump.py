@@ -72,3 +72,19 @@ def test_a_malformed_dump_is_an_error_that_says_what(tmp_path):
     (tmp_path / 'empty' / 'sub').mkdir(parents=True)
     with pytest.raises(RuntimeError, match='holds no dump'):
         kdagdn_dump.verify(tmp_path / 'empty')
+
+
+def test_octave_starts_with_malloc_reuse_unless_set(tmp_path, monkeypatch):
+    folder = _case(tmp_path, 'kda:fp32:none:1')
+    seen = tmp_path / 'seen'
+    fake = tmp_path / 'fake-octave'       # records what it was given, then fails
+    fake.write_text('#!/bin/sh\nprintf "%%s" "$GLIBC_TUNABLES" > "%s"\nexit 3\n' % seen)
+    fake.chmod(0o755)
+    monkeypatch.delenv('GLIBC_TUNABLES', raising=False)
+    with pytest.raises(RuntimeError, match='exit 3'):
+        kdagdn_dump.verify(folder, octave=str(fake))
+    assert seen.read_text() == 'glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184'
+    monkeypatch.setenv('GLIBC_TUNABLES', 'glibc.malloc.arena_max=1')
+    with pytest.raises(RuntimeError, match='exit 3'):
+        kdagdn_dump.verify(folder, octave=str(fake))
+    assert seen.read_text() == 'glibc.malloc.arena_max=1'
