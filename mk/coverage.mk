@@ -53,9 +53,8 @@ $(COV_MEX): $(COV_CORE_OBJ) $(COV_GATE_OBJ)
 	$(MKOCTFILE) --mex -o $@ $^ $(MEX_LDFLAGS) -lgcov $(LIBS) >/dev/null
 
 # the test program itself is not instrumented: only the core it links
-$(COV_TEST): validation/tests/c/test_core.c validation/tests/c/test_decode.inc.c \
-             validation/tests/c/test_engine.inc.c $(COV_CORE_OBJ)
-	$(CC) $(filter-out $(OPT),$(CFLAGS_ALL)) -O1 $< $(COV_CORE_OBJ) -o $@ --coverage $(LIBS)
+$(COV_TEST): $(TEST_CORE_SRC) $(COV_CORE_OBJ)
+	$(CC) $(filter-out $(OPT),$(CFLAGS_ALL)) -O1 -Imex/core $< $(COV_CORE_OBJ) -o $@ --coverage $(LIBS)
 
 # GCOV_PREFIX: a run's .gcda files go to runs/NAME/<the object's path>; the
 # Octave tests and the lab count into one folder (the Octave run).  A run
