@@ -40,8 +40,7 @@ function [ref, unchecked, lib] = verify_compute (op, t, opts, problem)
     return;
   end
   % the intermediates cost more than the run itself: only when the dump has some
-  fwd_inter = {'g_cumsum', 'Aqk', 'Akk', 'w', 'u', 'v_new', 'h', 'qg', 'kg'};
-  bwd_inter = {'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
+  [fwd_inter, bwd_inter] = intermediate_names ();
   want_bwd = isfield (t, 'do') && any (isfield (t, bwd_inter));
   want_fwd = want_bwd || any (isfield (t, fwd_inter));
   fwd = str2func ([op '_chunk']);
@@ -159,19 +158,26 @@ function [ref, unchecked] = recurrent_gk_gv (t, in, opts, conv, lib)
     ref = rmfield (ref, intersect (fieldnames (ref), {'dh0'}));
   end
   unchecked = unchecked_tensors (t, ref, opts);
-  inter = {'g_cumsum', 'Akk', 'Aqk', 'w', 'u', 'v_new', 'h', 'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
-  for j = find (ismember ({unchecked.name}, inter))
+  [fwd_inter, bwd_inter] = intermediate_names ();
+  for j = find (ismember ({unchecked.name}, [fwd_inter, bwd_inter]))
     unchecked(j).reason = ['gk / gv make it a fused recurrent call (FLA''s chunked GDN ' ...
                            'takes no gk, gv): there are no chunk intermediates'];
     unchecked(j).severity = 'warn';
   end
 end
 
+function [fwd, bwd] = intermediate_names ()
+  % FLA's intermediates that verify_intermediates / verify_bwd_intermediates read
+  fwd = {'g_cumsum', 'Aqk', 'Akk', 'w', 'u', 'v_new', 'h', 'qg', 'kg'};
+  bwd = {'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new'};
+end
+
 function unchecked = unchecked_tensors (t, ref, opts)
   inputs = {'q', 'k', 'v', 'g', 'beta', 'h0', 'do', 'dht', 'cu_seqlens', 'gk', 'gv'};
   gate = {'A_log', 'dt_bias'};
-  backward = {'dht', 'dq', 'dk', 'dv', 'dg', 'dbeta', 'db', 'dh0', 'dA_log', 'ddt_bias', ...
-              'dh', 'dAqk', 'dAkk', 'dw', 'du', 'dv_new', 'dgk', 'dgv'};
+  [~, bwd_inter] = intermediate_names ();
+  backward = [{'dht', 'dq', 'dk', 'dv', 'dg', 'dbeta', 'db', 'dh0', 'dA_log', 'ddt_bias'}, ...
+              bwd_inter, {'dgk', 'dgv'}];
   gate_used = any (strcmp (opts(1:2:end), 'GateInKernel'));
   unchecked = struct ('name', {}, 'reason', {}, 'severity', {});
   names = fieldnames (t);
