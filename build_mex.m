@@ -78,7 +78,10 @@ function build_octave (src, out, omp, verbose)
   old = {getenv('CFLAGS'), getenv('LDFLAGS')};
   setenv ('CFLAGS', ['-std=c11 -O2 -fPIC -fno-math-errno' omp]);
   setenv ('LDFLAGS', strtrim (omp));
-  args = [{'--mex', '-o', out}, src, {'-lopenblas'}];
+  % mkoctfile hands its -o to the linker unquoted: link under a temporary
+  % name without spaces, then move the file to an OutDir that may have them
+  tmp = [tempname() '.' mexext()];
+  args = [{'--mex', '-o', tmp}, src, {'-lopenblas'}];
   if (verbose)
     args = [{'--verbose'}, args];
   end
@@ -90,6 +93,16 @@ function build_octave (src, out, omp, verbose)
   end
   setenv ('CFLAGS', old{1});
   setenv ('LDFLAGS', old{2});
+  if (status == 0)
+    [moved, msg] = movefile (tmp, out, 'f');
+    if (~moved)
+      status = 1;
+      output = sprintf ('cannot move %s to %s: %s', tmp, out, msg);
+    end
+  end
+  if (exist (tmp, 'file'))
+    delete (tmp);
+  end
   if (status ~= 0)
     error ('build_mex:failed', 'mkoctfile failed:\n%s', output);
   elseif (verbose)

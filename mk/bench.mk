@@ -137,7 +137,7 @@ $(BUILD)/bench_core_prof: validation/bench/c/bench_core.c $(CORE_HDR) $(call la_
 	$(CC) $(FLAGS_prof) -Imex/core $< $(call la_lib,prof) -o $@ $(LIBS)
 
 bench-profile: deps $(BUILD)/bench_core_prof ## each goal row on one thread under perf: the GEMMs' share, the passes outside them
-	@validation/bench/bench_profile.sh $(abspath $(BUILD)/bench_core_prof) $(PROFILE_REPS)
+	@validation/bench/bench_profile.sh "$(abspath $(BUILD)/bench_core_prof)" $(PROFILE_REPS)
 
 bench-decode-perf: build ## a decode call under perf (needs linux-perf)
 	@validation/bench/bench_decode_perf.sh $(CALLS)

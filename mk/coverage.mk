@@ -43,21 +43,21 @@ COV_TEST  := $(COV_DIR)/test_core
 
 $(COV_OBJ)/core/%.o: mex/core/%.c $(CORE_HDR) $(ENGINE_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(COV_CFLAGS) -c $(abspath $<) -o $@
+	$(CC) $(COV_CFLAGS) -c "$(abspath $<)" -o $@
 
 $(COV_OBJ)/gateway/%.o: mex/gateway/%.c $(GATE_HDR) $(FILES_HDR) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(COV_CFLAGS) $(COV_INC) -c $(abspath $<) -o $@
+	$(CC) $(COV_CFLAGS) $(COV_INC) -c "$(abspath $<)" -o $@
 
 # zlib as in the Octave build (mk/verify.mk)
 $(COV_OBJ)/files/%.o: mex/files/%.c $(FILES_HDR) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(COV_CFLAGS) $(COV_INC) $(if $(filter la_files_zlib la_files_mat la_files_mex,$*),-DLA_HAVE_ZLIB) \
-	  -c $(abspath $<) -o $@
+	  -c "$(abspath $<)" -o $@
 
 $(COV_OBJ)/testing/%.o: mex/gateway/%.c $(GATE_HDR) $(FILES_HDR) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(COV_CFLAGS) -DLA_TESTING $(COV_INC) -c $(abspath $<) -o $@
+	$(CC) $(COV_CFLAGS) -DLA_TESTING $(COV_INC) -c "$(abspath $<)" -o $@
 
 # the shipped MEX leaves the call clock out (as MEX_OBJ in the Makefile)
 $(COV_MEX): $(COV_CORE_OBJ) $(COV_GATE_OBJ)
@@ -74,9 +74,9 @@ $(COV_TEST): $(TEST_CORE_SRC) $(COV_CORE_OBJ)
 # Octave tests and the lab count into one folder (the Octave run).  A run
 # that fails is reported (its log's tail) after the summary is written, and
 # then fails the target.
-cov_env = GCOV_PREFIX=$(abspath $(COV_RUNS))/$(1) GCOV_PREFIX_STRIP=0
-cov_run = { $(2) > $(abspath $(COV_DIR))/$(1).log 2>&1 || echo $(1) >> $(abspath $(COV_DIR))/failed; \
-            echo "coverage, $(1): $$(tail -n 1 $(abspath $(COV_DIR))/$(1).log)"; }
+cov_env = GCOV_PREFIX="$(abspath $(COV_RUNS))/$(1)" GCOV_PREFIX_STRIP=0
+cov_run = { $(2) > "$(abspath $(COV_DIR))/$(1).log" 2>&1 || echo $(1) >> "$(abspath $(COV_DIR))/failed"; \
+            echo "coverage, $(1): $$(tail -n 1 "$(abspath $(COV_DIR))/$(1).log")"; }
 
 coverage: deps-test $(COV_MEX) $(COV_TESTING_MEX) $(COV_TEST) ## lines and branches of the C code the tests reach (gcov; build/coverage)
 	@rm -rf $(COV_RUNS) $(COV_TREE) $(COV_DIR)/failed && mkdir -p $(COV_RUNS) $(COV_TREE)

@@ -46,7 +46,7 @@ pdf: deps-pdf $(PDF_OUT) ## build/kdagdn-math.pdf, the math as one report
 # one figure alone, on a page the size of the picture
 $(BUILD)/figures/%.pdf: docs/figures/%.tex mk/pdf_figure.tex
 	@mkdir -p $(dir $@)
-	cd $(dir $@) && TEXINPUTS=$(CURDIR)/docs/figures:$(CURDIR)/mk: $(PDFLATEX) \
+	cd $(dir $@) && TEXINPUTS="$(CURDIR)/docs/figures:$(CURDIR)/mk:" $(PDFLATEX) \
 	  -jobname=$* "\def\figname{$*}\input{pdf_figure.tex}" > /dev/null \
 	  || { tail -20 $*.log; exit 1; }
 
@@ -56,14 +56,14 @@ docs/figures/%.png: $(BUILD)/figures/%.pdf
 $(PDF_OUT): $(PDF_DOCS) docs/report.yaml docs/references.bib mk/pdf.mk mk/pdf.lua \
             $(PDF_FIGPDF) $(PDF_FIGPNG) $(PDF_LABFIGS) $(PDF_NOTEBOOKS)
 	@mkdir -p $(PDF_DIR)
-	PDF_FIGURES=$(CURDIR)/$(BUILD)/figures PDF_DOCS_DIR=$(CURDIR)/docs pandoc $(PDF_DOCS) docs/report.yaml \
+	PDF_FIGURES="$(CURDIR)/$(BUILD)/figures" PDF_DOCS_DIR="$(CURDIR)/docs" pandoc $(PDF_DOCS) docs/report.yaml \
 	  --from markdown+tex_math_dollars --standalone --citeproc \
 	  --bibliography docs/references.bib --resource-path docs \
 	  --lua-filter mk/pdf.lua --listings --number-sections --toc \
 	  -M version='$(PKG_VERSION)' -M date='$(PDF_DATE), version $(PKG_VERSION)' \
 	  -o $(PDF_DIR)/kdagdn-math.tex
 	cd $(PDF_DIR) && for pass in 1 2 3; do \
-	  TEXINPUTS=$(CURDIR)/docs: $(PDFLATEX) kdagdn-math.tex > /dev/null \
+	  TEXINPUTS="$(CURDIR)/docs:" $(PDFLATEX) kdagdn-math.tex > /dev/null \
 	    || { grep -A5 '^!' kdagdn-math.log; exit 1; }; done
 	cp $(PDF_DIR)/kdagdn-math.pdf $@
 	@echo "pdf: $@ ($$(pdfinfo $@ | sed -n 's/^Pages: *//p') pages)"

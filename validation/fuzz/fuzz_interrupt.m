@@ -169,8 +169,13 @@ function pid = start_child (here, logf, outf, pidf, first)
   end
   system (sprintf (['octave-cli --no-gui --no-window-system --quiet --norc --no-history ' ...
                     '--eval "addpath (''%s''); fuzz_interrupt (''child'', ''%s'', [%d %d]);" ' ...
-                    '> %s 2>&1 & echo $! > %s'], here, logf, first, outf, pidf));
+                    '> %s 2>&1 & echo $! > %s'], here, logf, first, sh_quote (outf), sh_quote (pidf)));
   pid = str2double (fileread (pidf));
+end
+
+function q = sh_quote (path)
+  % path as one word of a shell command, whatever it holds (spaces, quotes)
+  q = ['''' strrep(path, '''', '''\''''') ''''];
 end
 
 function tf = quiet_exit (pid, outf)

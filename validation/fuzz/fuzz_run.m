@@ -76,10 +76,11 @@ function [rows, next] = run_batch (cfg, first, last, deadline, nbatch)
   fid = fopen (files.sh, 'w');
   fprintf (fid, 'ulimit -v %d\n', round (cfg.MemLimitGiB * 2^20));
   fprintf (fid, ['%s --no-gui --no-window-system --quiet --norc --no-history ' ...
-                 '--eval "%s" > %s 2>&1 &\n'], cfg.Octave, code, files.out);
-  fprintf (fid, 'echo $! > %s\nwait $!\necho $? > %s\n', files.pid, files.status);
+                 '--eval "%s" > %s 2>&1 &\n'], cfg.Octave, code, sh_quote (files.out));
+  fprintf (fid, 'echo $! > %s\nwait $!\necho $? > %s\n', sh_quote (files.pid), ...
+           sh_quote (files.status));
   fclose (fid);
-  system (sprintf ('sh %s > /dev/null 2>&1 &', files.sh));
+  system (sprintf ('sh %s > /dev/null 2>&1 &', sh_quote (files.sh)));
   [status, why] = watch (cfg, files);
   [rows, pending, ended] = read_log (files.log);
   next = last + 1;
@@ -99,6 +100,11 @@ function [rows, next] = run_batch (cfg, first, last, deadline, nbatch)
     rows(end+1, :) = {pending, verdict, kind_of(cfg.Seed, pending), detail};
     next = pending + 1;
   end
+end
+
+function q = sh_quote (path)
+  % path as one word of a shell command, whatever it holds (spaces, quotes)
+  q = ['''' strrep(path, '''', '''\''''') ''''];
 end
 
 function [status, why] = watch (cfg, files)
