@@ -25,6 +25,10 @@
 %                       over sequences and heads; false builds serially
 %     OutDir   ''       where to write the MEX file (default octave/private)
 %     Verbose  false    print the compiler commands
+%     Testing  false    true: the test build instead, la_mex_testing.<mexext>
+%                       (-DLA_TESTING: the instruments the repository's
+%                       tests call, never needed to use the library), in
+%                       OutDir (default build/testing, where the tests look)
 %
 %   The tensor-file readers (mex/files) are compiled without zlib, which
 %   MATLAB does not ship: la_load refuses deflated .npz members and
@@ -40,12 +44,20 @@
 %   See also: kdagdn, mex, mkoctfile.
 
 function build_mex (varargin)
-  opts = struct ('OpenMP', true, 'OutDir', '', 'Verbose', false);
+  opts = struct ('OpenMP', true, 'OutDir', '', 'Verbose', false, 'Testing', false);
   for i = 1:2:numel (varargin)
     opts.(validatestring (varargin{i}, fieldnames (opts))) = varargin{i + 1};
   end
   root = fileparts (mfilename ('fullpath'));
-  if (isempty (opts.OutDir))
+  name = 'la_mex';
+  defs = '';
+  if (opts.Testing)
+    name = 'la_mex_testing';
+    defs = ' -DLA_TESTING';
+  end
+  if (isempty (opts.OutDir) && opts.Testing)
+    opts.OutDir = fullfile (root, 'build', 'testing');
+  elseif (isempty (opts.OutDir))
     opts.OutDir = fullfile (root, 'octave', 'private');
   end
   if (~exist (opts.OutDir, 'dir'))
@@ -57,13 +69,16 @@ function build_mex (varargin)
   if (opts.OpenMP)
     omp = ' -fopenmp';
   end
-  out = fullfile (opts.OutDir, ['la_mex.' mexext()]);
+  out = fullfile (opts.OutDir, [name '.' mexext()]);
   if (exist ('OCTAVE_VERSION', 'builtin'))
-    build_octave (src, out, omp, opts.Verbose);
+    build_octave (src, out, defs, omp, opts.Verbose);
   else
-    build_matlab (src, out, omp, opts.Verbose);
+    build_matlab (src, out, defs, omp, opts.Verbose);
   end
   fprintf ('build_mex: wrote %s\n', out);
+  if (opts.Testing)
+    return;
+  end
   % the decode path's functions: copies under their own names, next to
   % their .m help files (the gateway serves the function it is named after)
   pub = fileparts (opts.OutDir);
@@ -73,10 +88,10 @@ function build_mex (varargin)
   end
 end
 
-function build_octave (src, out, omp, verbose)
+function build_octave (src, out, defs, omp, verbose)
   % mkoctfile takes its compiler flags from the environment
   old = {getenv('CFLAGS'), getenv('LDFLAGS')};
-  setenv ('CFLAGS', ['-std=c11 -O2 -fPIC -fno-math-errno' omp]);
+  setenv ('CFLAGS', ['-std=c11 -O2 -fPIC -fno-math-errno' defs omp]);
   setenv ('LDFLAGS', strtrim (omp));
   % mkoctfile hands its -o to the linker unquoted: link under a temporary
   % name without spaces, then move the file to an OutDir that may have them
@@ -110,14 +125,14 @@ function build_octave (src, out, omp, verbose)
   end
 end
 
-function build_matlab (src, out, omp, verbose)
+function build_matlab (src, out, defs, omp, verbose)
   [outdir, name] = fileparts (out);
   blas = {'-DLA_BLAS_ILP64'};
   if (ispc ())
     blas{end + 1} = '-DLA_BLAS_NO_UNDERSCORE';
   end
   args = [{'-R2017b'}, blas, { ...
-           ['CFLAGS=$CFLAGS -std=c11 -fno-math-errno' omp], ...
+           ['CFLAGS=$CFLAGS -std=c11 -fno-math-errno' defs omp], ...
            ['LDFLAGS=$LDFLAGS' omp], '-outdir', outdir, '-output', name}, ...
           src, {'-lmwblas'}];
   if (verbose)

@@ -8,7 +8,8 @@ function [npass, nfail] = test_matlab_path (scratch, root)
 %   octave/*.m and octave/private/*.m and the MEX files written there by
 %   build_mex ('OutDir', fullfile (scratch, 'octave', 'private')): the
 %   build MATLAB users get (BLAS only, no libxsmm, no zlib, -O2), made
-%   under Octave with mkoctfile.  root: the repository.
+%   under Octave with mkoctfile, and scratch/testing its test build
+%   (build_mex ('Testing', true, ...)).  root: the repository.
 %
 %   Puts scratch/octave on the path (and takes the repository's octave/
 %   off it), checks that the public functions resolve there, then runs
@@ -39,6 +40,9 @@ function [npass, nfail] = test_matlab_path (scratch, root)
   addpath (fullfile (root, 'validation', 'lib'));
   addpath (fullfile (root, 'validation', 'tests'));
   addpath (oct);
+  % its test build (build_mex ('Testing', true)): the instruments that some
+  % test blocks call through la_mex_testing
+  addpath (fullfile (scratch, 'testing'));
 
   npass = 0;  nfail = 0;  nzlib = 0;
   % the build under test is the one found
