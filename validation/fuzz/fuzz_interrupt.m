@@ -48,17 +48,19 @@ function nfail = fuzz_interrupt (mode, logfile, first)
       offset = offsets(j);
       [ln, t_kill, started] = interrupt_call (logf, tag, offset, pid);
       tries = 0;
-      while (started && isempty (ln) && tries < 3 && restarts < 6 && quiet_exit (pid, outf))
-        % the signal fell between two calls, where Octave itself stops the
-        % script (try/catch does not take an interrupt): a new child carries
-        % on from this call, the signal a little later (a call that repeats
-        % meets the same boundary at the same offset), at most three times a
-        % call and six times a run
+      while (started && isempty (ln) && tries < 4 && restarts < 10 && quiet_exit (pid, outf))
+        % the signal fell between two calls (or while Octave copied a call's
+        % outputs), where Octave itself stops the script (try/catch does not
+        % take an interrupt): a new child carries on from this call, the
+        % signal later by 0.29 s a try (a call that repeats meets the same
+        % boundary at the same offset; three such steps cross any repeating
+        % call of up to 0.87 s whose MEX part is 0.3 s or more), at most four
+        % times a call and ten times a run
         tries = tries + 1;
         restarts = restarts + 1;
         fprintf ('note %s: SIGINT at %.2f s met the interpreter between calls; child restarted\n', ...
                  fns{n}, offset);
-        offset = offsets(j) + 0.13 * tries;
+        offset = offsets(j) + 0.29 * tries;
         pid = start_child (here, logf, outf, pidf, [n j]);
         [ln, t_kill, started] = interrupt_call (logf, tag, offset, pid);
       end
