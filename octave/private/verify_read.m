@@ -106,6 +106,15 @@ function meta = read_meta (mfile)
     meta.(keys{i}) = v;
     if (any (strcmp (keys{i}, free)))
       continue;
+    elseif (strcmp (keys{i}, 'absent'))           % names given to the writer as None
+      if (ischar (v))
+        v = {v};
+      end
+      if (~iscellstr (v))
+        la_bad_file (mfile, '"absent" must be a list of tensor names');
+      end
+      meta.absent = v(:)';
+      continue;
     elseif (isstruct (v))
       la_bad_file (mfile, '"%s": an object where a value is expected', keys{i});
     elseif (iscell (v))

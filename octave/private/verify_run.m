@@ -88,6 +88,7 @@ function [ok, report] = run (fn, op, dump, opt)
       error ('la:badFile', '%s: ReportDir ''%s'' is no folder', fn, folder);
     end
   end
+  [meta, absent] = absent_names (meta);
   [t, gate_notes] = gdn_defaults (op, t);
   need = {'q', 'k', 'v', 'g', 'beta'};
   missing = need(~isfield (t, need));
@@ -118,6 +119,8 @@ function [ok, report] = run (fn, op, dump, opt)
       R.(n{1}) = verify_reduce (n{1}, ref.(n{1}), t.(n{1}), [], problem);
     end
   end
+  [unchecked, absent_note] = absent_tensors (absent, t, unchecked);
+  notes = [notes, absent_note];
   progress ('comparing');
   names = fieldnames (R);
   rows = [];
@@ -373,6 +376,33 @@ function [t, notes] = gdn_defaults (op, t)
   if (~isfield (t, 'beta'))
     t.beta = ones (heads);
     notes{end + 1} = 'No beta in the dump: beta = 1, as FLA''s fused_recurrent_gated_delta_rule takes beta = None.';
+  end
+end
+
+function [meta, absent] = absent_names (meta)
+  % meta.json's "absent" (a cellstr, verify_read): the names the writer was
+  % given as None (kdagdn_dump.dump); taken out of meta
+  absent = {};
+  if (isfield (meta, 'absent'))
+    absent = meta.absent;
+    meta = rmfield (meta, 'absent');
+  end
+end
+
+function [unchecked, notes] = absent_tensors (absent, t, unchecked)
+  % a gradient the kernel returned as None while the dump has do: not
+  % checked, a warning; other absent names: a note
+  notes = {};
+  grads = {'dq', 'dk', 'dv', 'dg', 'dbeta', 'db', 'dh0', 'dA_log', 'ddt_bias', 'dgk', 'dgv'};
+  is_grad = ismember (absent, grads) & isfield (t, 'do');
+  for n = absent(is_grad)
+    why = ['None in the kernel''s results (meta.json "absent"): the kernel returned no ' ...
+           'gradient for it'];
+    unchecked(end + 1) = struct ('name', n{1}, 'reason', why, 'severity', 'warn');  %#ok<AGROW>
+  end
+  if (any (~is_grad))
+    notes{1} = sprintf ('None in the kernel''s results, not written (meta.json "absent"): %s.', ...
+                        strjoin (absent(~is_grad), ', '));
   end
 end
 

@@ -32,6 +32,7 @@ data), so the safetensors package is not needed.
 import json
 import os
 import subprocess
+import warnings
 
 import numpy as np
 
@@ -95,7 +96,16 @@ def _plain(value):
 
 
 def dump(folder, tensors, **meta):
-    """Write tensors (a dict name -> tensor) and meta data into folder."""
+    """Write tensors (a dict name -> tensor) and meta data into folder.
+
+    An entry that is None (a gradient the kernel did not return, such as a
+    beta.grad left None) is not written; it is named in a warning and in
+    meta.json's "absent", and the verifier's report lists it."""
+    absent = sorted(name for name, x in tensors.items() if x is None)
+    if absent:
+        warnings.warn('kdagdn_dump: %s None, not written (meta.json "absent" names %s)'
+                      % (', '.join(absent), 'them' if len(absent) > 1 else 'it'), stacklevel=2)
+        meta = dict(meta, absent=absent)
     tensors = {name: x for name, x in tensors.items() if x is not None}
     os.makedirs(folder, exist_ok=True)
     write_safetensors(os.path.join(folder, 'tensors.safetensors'), tensors)

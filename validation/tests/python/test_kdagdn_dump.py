@@ -5,6 +5,7 @@ KDAGDN_LIBRARY naming the library's octave folder.  Dumps come from the
 test suite's independent kernels: torch_kernel.py (through
 kdagdn_dump.dump) and kda_dump.py (plain numpy files).
 """
+import json
 import os
 import shutil
 
@@ -45,6 +46,18 @@ def test_a_failing_dump_raises_with_its_first_failing_rows(tmp_path):
     assert report['verdict'] == 'fail' and report['ok'] is False
     assert any(loc['tensor'] == 'o' for loc in report['locations'])
     assert (tmp_path / 'out' / 'verify_report.json').exists()
+
+
+def test_a_gradient_given_as_none_is_named_not_dropped(tmp_path):
+    with pytest.warns(UserWarning, match='dbeta None, not written'):
+        folder = _case(tmp_path, 'kda:fp32:nodbeta:1')
+    with open(folder / 'meta.json') as f:
+        assert json.load(f)['absent'] == ['dbeta']
+    report = kdagdn_dump.verify(folder)
+    assert report['verdict'] == 'warn' and report['ok'] is True
+    assert [u['name'] for u in report['unchecked']] == ['dbeta']
+    assert 'returned no gradient' in report['unchecked'][0]['reason']
+    assert report['unchecked'][0]['severity'] == 'warn'
 
 
 def test_a_folder_of_dumps_in_one_call_with_one_table(tmp_path):

@@ -19,6 +19,7 @@ usage: torch_kernel.py ROOT CASE [CASE ...]
           (dq ten times too large) | o16, dqbf16, dh0bf16 (o stored as
           float16, dq as bfloat16, dh0 as bfloat16: right values, too few
           bits) | gate1 (the gate of step 20 of sequence 1, head 1, dropped)
+          | nodbeta (right, but dbeta given to the writer as None)
     SIZE  small, slow (make test) | large, large_slow, long (T = 8192,
           H = 4, HV = 8), heads (H = 16, HV = 32), long32k (T = 32768,
           H = HV = 4), serving (T = 8192, H = HV = 32, K = V = 128)
@@ -197,6 +198,8 @@ def make_case(root, spec):
         out[n] = x if mode == 'fp64' else x.float() if n in ('ht', 'dh0') else x.to(store_dt)
     if bug == 'dq10':
         out['dq'] = out['dq'] * 10
+    if bug == 'nodbeta':                   # beta.grad left None by the kernel
+        out['dbeta'] = None
     narrow = {'o16': ('o', torch.float16), 'dqbf16': ('dq', torch.bfloat16),
               'dh0bf16': ('dh0', torch.bfloat16)}
     if bug in narrow:                      # the right values, stored too narrow
@@ -204,7 +207,7 @@ def make_case(root, spec):
         out[name] = out[name].to(dt)
     out['cu_seqlens'] = torch.tensor(cu, dtype=torch.int64)
     if mode == 'fp32':                     # the writer's numpy path
-        out = {n: x.numpy() for n, x in out.items()}
+        out = {n: None if x is None else x.numpy() for n, x in out.items()}
     folder = os.path.join(root, spec.replace(':', '_'))
     kdagdn_dump.dump(folder, out, chunk_size=BT, scale=scale, **size.get('meta', {}))
 
