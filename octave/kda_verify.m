@@ -58,7 +58,8 @@
 %   indices): the first (sequence, chunk, step, head, channel) for tensors
 %   with a time axis, the first (sequence, chunk) for h and dh, the first
 %   sequence for ht and dh0, and every failing head (for gradients also
-%   the last wrong step, where a backward-flowing error starts); besides
+%   but dq the last wrong step, where an error the backward sweep carries
+%   back in time begins); besides
 %   the global ratio, the error in each window (sequence, chunk, head;
 %   sequence, step, head) against the emulated kernel's there: warn above
 %   8 x, fail above 16 x (docs/verify.md section 4); a heat map

@@ -13,11 +13,13 @@
 %     states ht, dh0, dht ([N, HV, K, V]): the first wrong sequence
 %     others (dA_log, ddt_bias): the entry of the largest error
 %   and, for the first three, every failing head (error rms over everything
-%   else above the bound).  For gradients (dq, dk, dv, dg, dbeta, the
-%   backward's intermediates) and dh also the LAST wrong step (chunk),
-%   said to be where the error starts: a gradient's error flows backward
-%   in time, so the first wrong step lies before the bug.  err_map: the relative error over (step, head)
-%   for the heat map, rms over batch and channels (time axis only).
+%   else above the bound).  For the gradients the backward sweep carries
+%   back in time (all but dq and dAqk, which read the forward state and do
+%   alone) and dh also the LAST wrong step (chunk): an error that sweep
+%   carries begins there and spoils every step before it, while one of the
+%   forward state begins at the first.  err_map: the relative error over
+%   (step, head) for the heat map, rms over batch and channels (time axis
+%   only).
 
 function [where, err_map] = verify_divergence (name, R, tol, problem)
   err_map = [];
@@ -49,8 +51,8 @@ function [where, err_map] = verify_divergence (name, R, tol, problem)
     if (strcmp (name, 'dh'))
       [b, n] = last_over (per_step, tol);
       [seq, chunk] = chunk_of (b, n, problem);
-      where = sprintf (['%s; last wrong state (a gradient flows backward in time: its error ' ...
-                        'starts here): sequence %d, chunk %d (error %.3g x rms)'], ...
+      where = sprintf (['%s; last wrong state (where an error the backward sweep carries ' ...
+                        'back begins): sequence %d, chunk %d (error %.3g x rms)'], ...
                        where, seq, chunk, per_step(b, n));
     end
     where = [where heads_over(s2, 3, R.C, scale, tol)];
@@ -59,17 +61,19 @@ function [where, err_map] = verify_divergence (name, R, tol, problem)
   err_map = reshape (sqrt (sum (s2, 1) / (size (s2, 1) * R.C)) / scale, size (s2, 2), H);
   [b, t] = first_over (per_step, tol);
   where = ['first divergence: ' step_text(R, per_step, b, t, problem)];
-  if (is_gradient (name))
+  if (carried_back (name))
     [b, t] = last_over (per_step, tol);
-    where = sprintf (['%s; last wrong step (a gradient flows backward in time: its error ' ...
-                      'starts here): %s'], where, step_text (R, per_step, b, t, problem));
+    where = sprintf (['%s; last wrong step (where an error the backward sweep carries ' ...
+                      'back begins): %s'], where, step_text (R, per_step, b, t, problem));
   end
   where = [where heads_over(s2, 3, R.C, scale, tol)];
 end
 
-function tf = is_gradient (name)
-  % the gradients and the backward's intermediates: errors flow backward in time
-  tf = any (strcmp (name, {'dq', 'dk', 'dv', 'dg', 'dbeta', 'db', 'dgk', 'dgv', 'dAqk', ...
+function tf = carried_back (name)
+  % the gradients and backward intermediates that depend on the state's
+  % gradient dh, which the backward sweep carries from the last step to the
+  % first (dq and dAqk take the forward state and do only)
+  tf = any (strcmp (name, {'dk', 'dv', 'dg', 'dbeta', 'db', 'dgk', 'dgv', ...
                            'dAkk', 'dw', 'du', 'dv_new'}));
 end
 

@@ -88,19 +88,25 @@
 %! [out{:}] = kda_chunk_bwd (q, k, v, g, beta, dbug, [], opt{:});
 %! s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), 'v', la_to_fla ('v', v), ...
 %!             'g', la_to_fla ('g', g), 'beta', la_to_fla ('beta', beta), 'o', la_to_fla ('o', o), ...
-%!             'do', la_to_fla ('do', dout), 'dk', la_to_fla ('dk', out{2}), 'dv', la_to_fla ('dv', out{3}));
+%!             'do', la_to_fla ('do', dout), 'dq', la_to_fla ('dq', out{1}), ...
+%!             'dk', la_to_fla ('dk', out{2}), 'dv', la_to_fla ('dv', out{3}));
 %! s.meta = struct ('dtype', 'float64', 'chunk_size', C);
 %! [ok, r] = kda_verify (s);
 %! assert (~ok);
 %! for name = {'dk', 'dv'}
 %!   w = verify_row (r, name{1}).where;
 %!   first = regexp (w, 'first divergence: .*?\(t = (\d+) of', 'tokens', 'once');
-%!   last = regexp (w, 'last wrong step \(a gradient flows backward in time: its error starts here\): sequence 0, chunk 2, step 5 of the chunk \(t = (\d+) of the sequence\), head 1', 'tokens', 'once');
+%!   last = regexp (w, 'last wrong step \(where an error the backward sweep carries back begins\): sequence 0, chunk 2, step 5 of the chunk \(t = (\d+) of the sequence\), head 1', 'tokens', 'once');
 %!   assert (~isempty (first) && ~isempty (last), w);
 %!   assert (str2double (last{1}), tb);
 %!   assert (str2double (first{1}) < tb - 10, w);
 %! end
 %! assert (isempty (strfind (verify_row (r, 'o').where, 'last wrong')));   % forward: first only
+%! % dq reads the forward state and do alone: wrong at t = tb only, named there
+%! w = verify_row (r, 'dq').where;
+%! first = regexp (w, 'first divergence: .*?\(t = (\d+) of', 'tokens', 'once');
+%! assert (~isempty (first) && str2double (first{1}) == tb, w);
+%! assert (isempty (strfind (w, 'last wrong')), w);
 
 %!test
 %! % one step of one head ungated (bf16): o's global ratio is within its
