@@ -34,8 +34,9 @@ $(PKG_TGZ): $(PKG_M) $(PKG_PRIVATE) $(PKG_TESTS) $(PKG_PYTHON) $(CORE_SRC) $(COR
 	cp $(PKG_PRIVATE) $(PKG_STAGE)/inst/private/
 	cp $(PKG_TESTS) $(PKG_STAGE)/inst/tests/
 	$(if $(PKG_PYTHON),mkdir -p $(PKG_STAGE)/inst/python && cp $(PKG_PYTHON) $(PKG_STAGE)/inst/python/)
-	# the help's docs/NAME.md is doc/NAME.md in the package
-	sed -i 's|docs/\([A-Za-z_]*\.md\)|doc/\1|g' $(PKG_STAGE)/inst/*.m
+	# the help's and the reports' docs/NAME.md is doc/NAME.md in the package
+	sed -i 's|docs/\([A-Za-z_]*\.md\)|doc/\1|g' $(PKG_STAGE)/inst/*.m $(PKG_STAGE)/inst/private/*.m \
+	  $(if $(PKG_PYTHON),$(PKG_STAGE)/inst/python/*.py)
 	cp $(CORE_SRC) $(CORE_HDR) $(PKG_STAGE)/src/core/
 	cp $(GATE_SRC) $(GATE_HDR) $(PKG_STAGE)/src/gateway/
 	cp $(FILES_SRC) $(FILES_HDR) $(PKG_STAGE)/src/files/

@@ -7,7 +7,9 @@
 %   [ok, report] = gdn_verify (..., 'SliceHeads', n, 'Quiet', true)
 %
 %   folder: a dump of one call of a GDN kernel in FLA layout (docs/verify.md;
-%   octave/python/kdagdn_dump.py writes one from Python):
+%   kdagdn_dump.py writes one from Python: octave/python/ of a clone, or
+%   the python/ folder of the installed package,
+%   fullfile (pkg ('list', 'kdagdn'){1}.dir, 'python')):
 %     inputs     q k [B, T, H, K], v [B, T, HV, V], g, beta [B, T, HV],
 %                optional h0 [N, HV, K, V] (and A_log, dt_bias, cu_seqlens;
 %                FLA's fused recurrent gk [B, T, HV, K], gv [B, T, HV, V],
@@ -71,13 +73,16 @@
 %   was not checked) or 'fail' (a tensor out of tolerance, or a gradient in
 %   the dump whose backward could not be run).  ok: false only on 'fail'.
 %   Conventions: FLA's at the commit the report names (report.fla_commit).
-%   report: struct with fields ok, verdict, dtype, fla_commit, rows (name, shape,
-%   ratio, max_abs, cosine, tol, warn_tol, status, pass, where, expected,
-%   rule, local), unchecked (name, reason, severity), notes, slips (the
-%   convention slips that would make a failing dump match; name, message),
-%   markdown, file, json, json_file.
+%   report: struct with fields ok, verdict, dtype, fla_commit, rows (name,
+%   shape, ratio, max_abs, cosine, tol, warn_tol, status, pass, where,
+%   err_map, expected, rule, local), unchecked (name, reason, severity),
+%   notes, slips (the convention slips that would make a failing dump
+%   match; name, text, ratio_after, matched), markdown, file, json,
+%   json_file.
 %
-%   In a CI script:  octave --eval "exit (~gdn_verify ('dump'))"
+%   In a CI script (an installed package; from a clone, addpath its
+%   octave/ instead of pkg load):
+%     octave --eval "pkg load kdagdn; exit (~gdn_verify ('dump'))"
 %
 %   Example:
 %     K = 8; V = 8; T = 40; H = 2;
@@ -103,3 +108,33 @@ function [ok, report] = gdn_verify (dump, varargin)
     fprintf ('%s', report.markdown);
   end
 end
+
+%!shared s, t0
+%! K = 8; V = 8; T = 40; H = 2;
+%! q = randn (K, T, H);  k = randn (K, T, H);  k = k ./ sqrt (sum (k .^ 2, 1));
+%! v = randn (V, T, H);  g = -rand (T, H) / 4;  beta = rand (T, H);
+%! dout = randn (V, T, H);
+%! o = gdn_chunk (q, k, v, g, beta);
+%! [dq, dk] = gdn_chunk_bwd (q, k, v, g, beta, dout, []);
+%! s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), 'v', la_to_fla ('v', v), ...
+%!             'g', la_to_fla ('g', g, 'Op', 'gdn'), 'beta', la_to_fla ('beta', beta), ...
+%!             'o', la_to_fla ('o', o), 'do', la_to_fla ('do', dout), ...
+%!             'dq', la_to_fla ('dq', dq), 'dk', la_to_fla ('dk', dk), ...
+%!             'meta', struct ('dtype', 'float64'));
+%! t0 = 19;
+
+%!test
+%! % the library's own forward and backward pass
+%! [ok, r] = gdn_verify (s, 'Quiet', true);
+%! assert (ok && strcmp (r.verdict, 'pass'));
+%! assert (all (ismember ({'o', 'dq', 'dk'}, {r.rows.name})));
+
+%!test
+%! % a gradient wrong at one step fails, named by its step (0-based, FLA's)
+%! bad = s;  bad.dk(1, t0 + 1, 1, :) = 2 * bad.dk(1, t0 + 1, 1, :);
+%! [ok, r] = gdn_verify (bad, 'Quiet', true);
+%! assert (~ok && strcmp (r.verdict, 'fail'));
+%! w = r.rows(strcmp ({r.rows.name}, 'dk')).where;
+%! assert (~isempty (strfind (w, sprintf ('t = %d of the sequence', t0))), w);
+
+%!error <needs one dump folder> gdn_verify ()

@@ -7,7 +7,9 @@
 %   [ok, report] = kda_verify (..., 'SliceHeads', n, 'Quiet', true)
 %
 %   folder: a dump of one call of a KDA kernel in FLA layout (docs/verify.md;
-%   octave/python/kdagdn_dump.py writes one from Python):
+%   kdagdn_dump.py writes one from Python: octave/python/ of a clone, or
+%   the python/ folder of the installed package,
+%   fullfile (pkg ('list', 'kdagdn'){1}.dir, 'python')):
 %     inputs     q k [B, T, H, K], v [B, T, HV, V], g [B, T, HV, K], beta
 %                [B, T, HV],
 %                optional h0 [N, HV, K, V] (and A_log, dt_bias, cu_seqlens)
@@ -78,13 +80,16 @@
 %   was not checked) or 'fail' (a tensor out of tolerance, or a gradient in
 %   the dump whose backward could not be run).  ok: false only on 'fail'.
 %   Conventions: FLA's at the commit the report names (report.fla_commit).
-%   report: struct with fields ok, verdict, dtype, fla_commit, rows (name, shape,
-%   ratio, max_abs, cosine, tol, warn_tol, status, pass, where, expected,
-%   rule, local), unchecked (name, reason, severity), notes, slips (the
-%   convention slips that would make a failing dump match; name, message),
-%   markdown, file, json, json_file.
+%   report: struct with fields ok, verdict, dtype, fla_commit, rows (name,
+%   shape, ratio, max_abs, cosine, tol, warn_tol, status, pass, where,
+%   err_map, expected, rule, local), unchecked (name, reason, severity),
+%   notes, slips (the convention slips that would make a failing dump
+%   match; name, text, ratio_after, matched), markdown, file, json,
+%   json_file.
 %
-%   In a CI script:  octave --eval "exit (~kda_verify ('dump'))"
+%   In a CI script (an installed package; from a clone, addpath its
+%   octave/ instead of pkg load):
+%     octave --eval "pkg load kdagdn; exit (~kda_verify ('dump'))"
 %
 %   Example:
 %     K = 8; V = 8; T = 40; H = 2;
@@ -109,3 +114,44 @@ function [ok, report] = kda_verify (dump, varargin)
     fprintf ('%s', report.markdown);
   end
 end
+
+%!shared s, t0
+%! K = 8; V = 8; T = 40; H = 2;
+%! q = randn (K, T, H);  k = randn (K, T, H);  k = k ./ sqrt (sum (k .^ 2, 1));
+%! v = randn (V, T, H);  g = -rand (K, T, H) / 4;  beta = rand (T, H);
+%! o = kda_chunk (q, k, v, g, beta);
+%! s = struct ('q', la_to_fla ('q', q), 'k', la_to_fla ('k', k), 'v', la_to_fla ('v', v), ...
+%!             'g', la_to_fla ('g', g), 'beta', la_to_fla ('beta', beta), ...
+%!             'o', la_to_fla ('o', o), 'meta', struct ('dtype', 'float64'));
+%! t0 = 19;
+
+%!test
+%! % the library's own result passes
+%! [ok, r] = kda_verify (s, 'Quiet', true);
+%! assert (ok && strcmp (r.verdict, 'pass'));
+%! assert (strcmp (r.rows(strcmp ({r.rows.name}, 'o')).status, 'pass'));
+
+%!test
+%! % one wrong step fails, named by its step (0-based, FLA's)
+%! bad = s;  bad.o(1, t0 + 1, 2, :) = bad.o(1, t0 + 1, 2, :) + 1;
+%! [ok, r] = kda_verify (bad, 'Quiet', true);
+%! assert (~ok && strcmp (r.verdict, 'fail'));
+%! w = r.rows(strcmp ({r.rows.name}, 'o')).where;
+%! assert (~isempty (strfind (w, sprintf ('t = %d of the sequence', t0))), w);
+
+%!test
+%! % a dump folder: the reports are written where 'ReportDir' says
+%! d = tempname ();  mkdir (d);
+%! unwind_protect
+%!   la_save (fullfile (d, 'dump.safetensors'), rmfield (s, 'meta'));
+%!   fid = fopen (fullfile (d, 'meta.json'), 'w');  fprintf (fid, '{"dtype": "float64"}');  fclose (fid);
+%!   [ok, ~] = kda_verify (d, 'ReportDir', d, 'Quiet', true);
+%!   assert (ok);
+%!   assert (exist (fullfile (d, 'verify_report.md'), 'file') == 2);
+%!   assert (exist (fullfile (d, 'verify_report.json'), 'file') == 2);
+%! unwind_protect_cleanup
+%!   confirm_recursive_rmdir (false, 'local');
+%!   rmdir (d, 's');
+%! end_unwind_protect
+
+%!error <needs one dump folder> kda_verify ()
