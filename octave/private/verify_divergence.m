@@ -13,11 +13,10 @@
 %     states ht, dh0, dht ([N, HV, K, V]): the first wrong sequence
 %     others (dA_log, ddt_bias): the entry of the largest error
 %   and, for the first three, every failing head (error rms over everything
-%   else above the bound).  For the gradients the backward sweep carries
-%   back in time (all but dq and dAqk, which read the forward state and do
-%   alone) and dh also the LAST wrong step (chunk): an error that sweep
-%   carries begins there and spoils every step before it, while one of the
-%   forward state begins at the first.  err_map: the relative error over
+%   else above the bound).  For the tensors the backward sweep carries back
+%   in time (verify_carried_back) also the LAST wrong step (chunk): an
+%   error that sweep carries begins there and spoils every step before it,
+%   while one of the forward state begins at the first.  err_map: the relative error over
 %   (step, head) for the heat map, rms over batch and channels (time axis
 %   only).
 
@@ -48,7 +47,7 @@ function [where, err_map] = verify_divergence (name, R, tol, problem)
     [seq, chunk] = chunk_of (b, n, problem);
     where = sprintf ('first wrong state: sequence %d, chunk %d (error %.3g x rms)', ...
                      seq, chunk, per_step(b, n));
-    if (strcmp (name, 'dh'))
+    if (verify_carried_back (name))
       [b, n] = last_over (per_step, tol);
       [seq, chunk] = chunk_of (b, n, problem);
       where = sprintf (['%s; last wrong state (where an error the backward sweep carries ' ...
@@ -61,7 +60,7 @@ function [where, err_map] = verify_divergence (name, R, tol, problem)
   err_map = reshape (sqrt (sum (s2, 1) / (size (s2, 1) * R.C)) / scale, size (s2, 2), H);
   [b, t] = first_over (per_step, tol);
   where = ['first divergence: ' step_text(R, per_step, b, t, problem)];
-  if (carried_back (name))
+  if (verify_carried_back (name))
     [b, t] = last_over (per_step, tol);
     where = sprintf (['%s; last wrong step (where an error the backward sweep carries ' ...
                       'back begins): %s'], where, step_text (R, per_step, b, t, problem));
@@ -69,13 +68,6 @@ function [where, err_map] = verify_divergence (name, R, tol, problem)
   where = [where heads_over(s2, 3, R.C, scale, tol)];
 end
 
-function tf = carried_back (name)
-  % the gradients and backward intermediates that depend on the state's
-  % gradient dh, which the backward sweep carries from the last step to the
-  % first (dq and dAqk take the forward state and do only)
-  tf = any (strcmp (name, {'dk', 'dv', 'dg', 'dbeta', 'db', 'dgk', 'dgv', ...
-                           'dAkk', 'dw', 'du', 'dv_new'}));
-end
 
 function s = step_text (R, per_step, b, t, problem)
   % 'sequence 1, chunk 0, step 3 of the chunk (t = 3 of the sequence), head 1,

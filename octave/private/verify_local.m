@@ -77,8 +77,7 @@ function [level, where, score] = verify_local (name, varargin)
   hits = sortrows (hits, [4 5]);           % in order of sequence, then time
   text = @(h) sprintf ('%s (error %.3g x a correct kernel''s there)', fams(h(2)).name (h(3)), h(1));
   where = sprintf ('local check, first window above %g x: %s', WARN, text (hits(1, :)));
-  if (any (strcmp (name, {'dk', 'dv', 'dg', 'dbeta', 'db', 'dgk', 'dgv', 'dAkk', 'dw', 'du', ...
-                          'dv_new', 'dh'})))       % carried back by the backward sweep
+  if (verify_carried_back (name))
     where = sprintf (['%s; last (where an error the backward sweep carries back ' ...
                       'begins): %s'], where, text (hits(end, :)));
   end

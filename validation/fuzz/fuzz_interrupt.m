@@ -175,11 +175,6 @@ function pid = start_child (here, logf, outf, pidf, first)
   pid = str2double (fileread (pidf));
 end
 
-function q = sh_quote (path)
-  % path as one word of a shell command, whatever it holds (spaces, quotes)
-  q = ['''' strrep(path, '''', '''\''''') ''''];
-end
-
 function tf = quiet_exit (pid, outf)
   % the child is gone without a word of a crash (a fatal signal, a panic)
   pause (0.5);

@@ -102,11 +102,6 @@ function [rows, next] = run_batch (cfg, first, last, deadline, nbatch)
   end
 end
 
-function q = sh_quote (path)
-  % path as one word of a shell command, whatever it holds (spaces, quotes)
-  q = ['''' strrep(path, '''', '''\''''') ''''];
-end
-
 function [status, why] = watch (cfg, files)
   % wait for the child; kill it (by its pid) when one case takes longer than
   % CaseTimeout, or when Octave's crash handler has printed "fatal:" and
