@@ -4,7 +4,8 @@
 #                   of that file in a fresh Octave user directory (a step of
 #                   `make test`)
 #
-# The version lives in octave/kdagdn_version.m only; the list of functions
+# The version lives in octave/kdagdn_version.m (README.md, CITATION.cff and
+# NEWS.md name it too; test_help_contents checks them); the list of functions
 # (INDEX) comes from octave/Contents.m, the license (COPYING) from LICENSE.
 
 comma       := ,

@@ -2,10 +2,9 @@
 %
 %   v = kdagdn_version ()
 %
-%   Returns the semantic version 'MAJOR.MINOR.PATCH' of the library.  This
-%   file is the only place that holds it: `make dist` reads it from here
-%   into the package's DESCRIPTION, and NEWS.md lists what each version
-%   changed.
+%   Returns the semantic version 'MAJOR.MINOR.PATCH' of the library.  The
+%   build reads it from this file into the package's DESCRIPTION, and
+%   NEWS.md lists what each version changed.
 %
 %   Example:
 %     fprintf ('kdagdn %s\n', kdagdn_version ());
@@ -13,7 +12,7 @@
 %   See also: kdagdn.
 
 function v = kdagdn_version ()
-  v = '0.1.0';
+  v = '0.2.0';
 end
 
 %!test

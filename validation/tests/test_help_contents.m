@@ -71,3 +71,20 @@
 %!     end
 %!   end
 %! end
+
+%!test
+%! % the version kdagdn_version holds is the one README.md, CITATION.cff and
+%! % NEWS.md's newest release name (a release bumps them together)
+%! [~, root] = public_functions ();
+%! v = kdagdn_version ();
+%! readme = fileread (fullfile (root, 'README.md'));
+%! named = regexp (readme, 'kdagdn-(\d+\.\d+\.\d+)\.tar\.gz', 'tokens');
+%! named = [named{:}, regexp(readme, 'Version (\d+\.\d+\.\d+)', 'tokens', 'once')];
+%! assert (~isempty (named) && all (strcmp (named, v)), ...
+%!         'README.md names %s, kdagdn_version is %s', strjoin (named, ', '), v);
+%! cff = regexp (fileread (fullfile (root, 'CITATION.cff')), ...
+%!               '\nversion: "([^"]*)"', 'tokens', 'once');
+%! assert (strcmp (cff{1}, v), 'CITATION.cff names %s, kdagdn_version is %s', cff{1}, v);
+%! news = regexp (fileread (fullfile (root, 'NEWS.md')), ...
+%!                '\n## kdagdn (\S+) \(\d{4}-\d\d-\d\d\)', 'tokens', 'once');
+%! assert (strcmp (news{1}, v), 'NEWS.md''s newest release is %s, kdagdn_version is %s', news{1}, v);
